@@ -1,0 +1,78 @@
+// swift-tools-version: 6.0
+//
+// Interception: an Objective-C-style object runtime and message-interception engine in C, with
+// Swift bindings and an RxSwift-compatible Observable core. See README.md and
+// docs/ARCHITECTURE.md.
+//
+// Build settings, and why:
+// - No `unsafeFlags` anywhere: they would make the package unusable as a dependency. Warning
+//   flags for the C sources (-Wall -Wextra -Werror) are applied by `.ci/run`'s lint step instead.
+// - libffi is the only dependency outside the toolchain. It is declared as a system-library
+//   target (`CFFI`) found through pkg-config, with the Debian package that provides it.
+//   `ffi.h` is included only by the C runtime's implementation files, never by a public header.
+// - C is compiled as gnu11 (C11 atomics plus GNU statement expressions used by the send macros).
+import PackageDescription
+
+let package = Package(
+    name: "Interception",
+    products: [
+        .library(name: "CInterception", targets: ["CInterception"]),
+        .library(name: "RxCore", targets: ["RxCore"]),
+        .library(name: "Interception", targets: ["Interception"]),
+        .executable(name: "interception-demo", targets: ["interception-demo"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFI",
+            path: "CSources/CFFI",
+            pkgConfig: "libffi",
+            providers: [.apt(["libffi-dev"])]
+        ),
+        .target(
+            name: "CInterception",
+            dependencies: ["CFFI"],
+            path: "CSources/CInterception",
+            exclude: ["tools"],
+            cSettings: [
+                .define("_GNU_SOURCE")
+            ]
+        ),
+        .target(
+            name: "RxCore",
+            path: "Sources/RxCore"
+        ),
+        .target(
+            name: "Interception",
+            dependencies: ["CInterception", "RxCore"],
+            path: "Sources/Interception"
+        ),
+        .executableTarget(
+            name: "interception-demo",
+            dependencies: ["Interception"],
+            path: "Sources/interception-demo"
+        ),
+        // C classes used by the tests (defined in C, exercised from Swift Testing suites).
+        .target(
+            name: "CInterceptionTestSupport",
+            dependencies: ["CInterception"],
+            path: "Tests/CInterceptionTestSupport"
+        ),
+        .testTarget(
+            name: "CInterceptionTests",
+            dependencies: ["CInterception", "CInterceptionTestSupport"],
+            path: "Tests/CInterceptionTests"
+        ),
+        .testTarget(
+            name: "RxCoreTests",
+            dependencies: ["RxCore"],
+            path: "Tests/RxCoreTests"
+        ),
+        .testTarget(
+            name: "InterceptionTests",
+            dependencies: ["Interception", "CInterceptionTestSupport"],
+            path: "Tests/InterceptionTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .gnu11
+)

@@ -1,0 +1,2 @@
+import Interception
+print("interception-demo")
