@@ -48,7 +48,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "interception-demo",
-            dependencies: ["Interception"],
+            dependencies: ["Interception", "CInterception"],
             path: "Sources/interception-demo"
         ),
         // C classes used by the tests (defined in C, exercised from Swift Testing suites).

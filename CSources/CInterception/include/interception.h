@@ -1,5 +1,19 @@
-/* Interception: the public C API (umbrella header). */
+/*
+ * interception.h — the public C API of the Interception runtime (umbrella header).
+ *
+ * Object runtime: selectors, classes, methods, objects, messaging, type encodings, invocations,
+ * closure IMPs, associated objects, weak references. Interception engine: ic_intercept.h.
+ */
 #ifndef INTERCEPTION_H
 #define INTERCEPTION_H
+
 #include "ic_base.h"
-#endif
+#include "ic_selector.h"
+#include "ic_class.h"
+#include "ic_object.h"
+#include "ic_message.h"
+#include "ic_signature.h"
+#include "ic_invocation.h"
+#include "ic_closure.h"
+
+#endif /* INTERCEPTION_H */

@@ -1,0 +1,27 @@
+/*
+ * arena.h — a bump allocator for data that lives and dies together (a signature's type tree and
+ * libffi type descriptions).
+ */
+#ifndef IC_ARENA_H
+#define IC_ARENA_H
+
+#include "ic_config.h"
+
+typedef struct ic_arena_chunk ic_arena_chunk;
+
+typedef struct ic_arena {
+    ic_arena_chunk *chunks; /* newest first */
+} ic_arena;
+
+#define IC_ARENA_INIT {NULL}
+
+/* `size` zeroed bytes, 16-byte aligned, or NULL if memory ran out. */
+IC_PRIVATE void *ic_arena_alloc(ic_arena *arena, size_t size);
+
+/* A NUL-terminated copy of `len` bytes of `s`, or NULL. */
+IC_PRIVATE char *ic_arena_strndup(ic_arena *arena, const char *s, size_t len);
+
+/* Frees every chunk. */
+IC_PRIVATE void ic_arena_free(ic_arena *arena);
+
+#endif /* IC_ARENA_H */

@@ -1,0 +1,126 @@
+/*
+ * ic_object.h — objects: creation, class, storage, reference counting, associated objects and
+ * weak references.
+ *
+ * Lifecycle (see docs/ARCHITECTURE.md): an object is created with a reference count of 1.
+ * ic_retain / ic_release change it atomically; when it drops to zero the object becomes
+ * *deallocating* and the runtime sends it `dealloc`, so classes can override dealloc (calling
+ * super last) and the interception engine can observe it. The root dealloc releases associated
+ * objects, zeroes weak references and frees the memory.
+ */
+#ifndef IC_OBJECT_H
+#define IC_OBJECT_H
+
+#include "ic_base.h"
+
+IC_EXTERN_C_BEGIN
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation, class and storage
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * Creates an instance of `cls`, zeroed, with a reference count of 1 (the caller owns it).
+ * `init` is not sent; send it yourself if your classes use it.
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT, IC_ERR_CLASS_NOT_REGISTERED, IC_ERR_OUT_OF_MEMORY.
+ */
+IC_EXPORT ic_id ic_class_create_instance(ic_class *cls);
+
+/* The object's actual class (its class pointer). For an object moved into an interception
+ * subclass this is that subclass; the `class` message answers the original class. NULL for NULL. */
+IC_EXPORT ic_class *ic_object_get_class(ic_id obj);
+
+/*
+ * Moves `obj` to class `cls` atomically and returns the previous class. `cls` must be registered
+ * and its instances must fit in the object's allocation.
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT, IC_ERR_CLASS_NOT_REGISTERED,
+ * IC_ERR_INCOMPATIBLE_CLASS (instance size larger than the object's allocation).
+ */
+IC_EXPORT ic_class *ic_object_set_class(ic_id obj, ic_class *cls);
+
+/* The object's class name (of its actual class). */
+IC_EXPORT const char *ic_object_class_name(ic_id obj);
+
+/* A pointer to the start of the object's storage (the storage of the root class's first
+ * subclass in its chain, right after the 32-byte header; 16-byte aligned). */
+IC_EXPORT void *ic_object_storage(ic_id obj);
+
+/* A pointer to the storage declared by `cls` inside `obj`. Errors: NULL with
+ * IC_ERR_INVALID_ARGUMENT if obj is NULL or not an instance of cls or a subclass. */
+IC_EXPORT void *ic_object_storage_for_class(ic_id obj, const ic_class *cls);
+
+/* ---------------------------------------------------------------------------------------------
+ * Reference counting
+ * ------------------------------------------------------------------------------------------- */
+
+/* +1. Returns obj. NULL is ignored. Sends `retain` if a class in the chain overrides it. */
+IC_EXPORT ic_id ic_retain(ic_id obj);
+
+/* -1; at zero the object is deallocated (see above). NULL is ignored. Sends `release` if a class
+ * in the chain overrides it. Traps on a release of an object whose count is already zero. */
+IC_EXPORT void ic_release(ic_id obj);
+
+/* The current reference count (0 while deallocating). */
+IC_EXPORT size_t ic_object_retain_count(ic_id obj);
+
+/* Whether the object is being deallocated. */
+IC_EXPORT bool ic_object_is_deallocating(ic_id obj);
+
+/* Number of objects created and not yet freed (all classes). */
+IC_EXPORT size_t ic_object_live_count(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Associated objects
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum ic_association_policy {
+    IC_ASSOCIATION_ASSIGN = 0, /* not retained; the caller keeps the value alive */
+    IC_ASSOCIATION_RETAIN = 1, /* retained; released when replaced, removed or at dealloc */
+} ic_association_policy;
+
+/*
+ * Associates `value` with `obj` under `key` (any pointer, compared by address). A NULL value
+ * removes the association. A replaced retained value is released after the runtime's locks are
+ * dropped, so its dealloc may use the runtime freely.
+ * Associations may be set while the object is deallocating (from a dealloc override or a
+ * `deallocating` observer); the root dealloc releases them.
+ * Errors: IC_ERR_INVALID_ARGUMENT (obj or key NULL, unknown policy), IC_ERR_OUT_OF_MEMORY.
+ */
+IC_EXPORT ic_status ic_object_set_associated(ic_id obj, const void *key, ic_id value,
+                                             ic_association_policy policy);
+
+/* The value associated under `key`, +0 (not retained), or NULL. Safe only if no other thread
+ * may replace the association concurrently; otherwise use ic_object_copy_associated. */
+IC_EXPORT ic_id ic_object_get_associated(ic_id obj, const void *key);
+
+/* The value associated under `key`, retained (+1; the caller must release it), or NULL. */
+IC_EXPORT ic_id ic_object_copy_associated(ic_id obj, const void *key);
+
+/* Removes every association of `obj`, releasing retained values. */
+IC_EXPORT ic_status ic_object_remove_associated_objects(ic_id obj);
+
+/* ---------------------------------------------------------------------------------------------
+ * Weak references
+ *
+ * A weak reference is a variable of type ic_id that the runtime zeroes when the object it refers
+ * to starts deallocating. Register a location with ic_weak_store, read it only with
+ * ic_weak_load_retained, and call ic_weak_destroy before the location's memory goes away.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * Stores `value` (may be NULL) into the weak location `location` and (re)registers the location.
+ * Storing a deallocating object stores NULL and returns IC_ERR_DEALLOCATING.
+ * Errors: IC_ERR_INVALID_ARGUMENT (location NULL), IC_ERR_DEALLOCATING, IC_ERR_OUT_OF_MEMORY.
+ */
+IC_EXPORT ic_status ic_weak_store(ic_id *location, ic_id value);
+
+/* The object in the weak location, retained (+1), or NULL if it is gone or deallocating. Safe
+ * against a concurrent final release on another thread. */
+IC_EXPORT ic_id ic_weak_load_retained(ic_id *location);
+
+/* Unregisters the weak location and sets it to NULL. */
+IC_EXPORT void ic_weak_destroy(ic_id *location);
+
+IC_EXTERN_C_END
+
+#endif /* IC_OBJECT_H */

@@ -1,0 +1,48 @@
+/*
+ * signature.h — the signature record (internal): a parsed function or method encoding with its
+ * libffi call interface and the storage layout of a heap invocation.
+ *
+ * Signatures are immutable after publication and immortal, so every field may be read without a
+ * lock from any thread.
+ */
+#ifndef IC_SIGNATURE_INTERNAL_H
+#define IC_SIGNATURE_INTERNAL_H
+
+#include <ffi.h>
+
+#include "arena.h"
+#include "encoding.h"
+
+/* A return value or argument as it is passed. */
+typedef struct ic_sig_value {
+    ic_type *type;        /* the parsed type (kind, code, fields…) */
+    const char *encoding; /* normalized encoding of this value */
+    size_t size;          /* bytes as passed (an array argument is a pointer) */
+    size_t align;         /* alignment as passed */
+    ffi_type *ffi;        /* libffi type */
+    char abi;             /* trampoline ABI class (ic_types.def), 'q' for pointers, 'v' for void,
+                             0 for aggregates (structs are never trampolined) */
+} ic_sig_value;
+
+struct ic_signature {
+    const char *types;   /* normalized encoding of the whole signature */
+    size_t arg_count;    /* arguments, self and _cmd included */
+    bool is_method;      /* arguments 0 and 1 are '@' and ':' */
+    /* An argument is a struct over 16 bytes. On x86-64, ffi_call then replaces that entry of the
+     * argument-pointer array it is given with a pointer to a copy on its own stack, so callers
+     * must pass a scratch copy of the array (ic_invocation_call does). */
+    bool has_large_struct_argument;
+    ic_sig_value ret;
+    ic_sig_value *args;  /* arg_count entries */
+    ffi_type **ffi_args; /* arg_count entries, for the cif */
+    ffi_cif cif;         /* prepared once; shared by ffi_call and closures */
+    /* Layout of a heap invocation's single buffer: the arguments, then the return value. */
+    size_t *arg_offsets;     /* arg_count entries */
+    size_t ret_offset;       /* 16-aligned */
+    size_t ret_storage_size; /* at least sizeof(ffi_arg) and the return size: ffi_call widens
+                                small integral returns to ffi_arg */
+    size_t buffer_size;
+    ic_arena arena;          /* owns the type tree and libffi struct descriptions */
+};
+
+#endif /* IC_SIGNATURE_INTERNAL_H */

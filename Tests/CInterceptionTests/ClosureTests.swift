@@ -1,0 +1,113 @@
+import CInterception
+import CInterceptionTestSupport
+import Testing
+
+/// Copies argument 2 to the return value: an echo for any type.
+private let echoCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    invocation, _ in
+    if let argument = ic_invocation_argument_pointer(invocation, 2) {
+        ic_invocation_set_return_value(invocation, argument)
+    }
+}
+
+private final class Box {
+    var calls = 0
+}
+
+private let countingCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    invocation, context in
+    let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+    box.calls += 1
+    var x: Int32 = 0
+    ic_invocation_get_argument(invocation, 2, &x)
+    var r = x * 2
+    ic_invocation_set_return_value(invocation, &r)
+}
+
+private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+    Unmanaged<Box>.fromOpaque(context!).release()
+}
+
+@Suite("Closure IMPs")
+struct ClosureTests {
+    @Test("a closure IMP installed as a method echoes every type", arguments: TypeCase.all)
+    func closureEchoesEveryType(_ t: TypeCase) throws {
+        let sig = try #require(ic_signature_parse("\(t.encoding)@:\(t.encoding)"))
+        let closure = try #require(ic_closure_imp_create(sig, echoCallback, nil, nil))
+        defer { #expect(ic_closure_imp_destroy(closure) == IC_OK) }
+        let cls = try makeClass("Closure_\(t.name)", methods: [("echo:", closure, "\(t.encoding)@:\(t.encoding)")])
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        t.withBuffer { out in
+            t.raw.send_echo(obj, sel("echo:"), t.raw.sample, out)
+            #expect(t.isSample(out))
+            t.raw.send_echo(obj, sel("echo:"), t.raw.other, out)
+            #expect(t.isOther(out))
+        }
+        #expect(ic_closure_imp_signature(closure) == sig)
+    }
+
+    @Test("the context reaches the callback and is released on destroy")
+    func contextLifecycle() throws {
+        weak var weakBox: Box?
+        let sig = try #require(ic_signature_parse("i@:i"))
+        var closure: ic_imp? = nil
+        do {
+            let box = Box()
+            weakBox = box
+            let context = Unmanaged.passRetained(box).toOpaque()
+            closure = try #require(ic_closure_imp_create(sig, countingCallback, context, releaseBox))
+            #expect(ic_closure_imp_context(closure) == context)
+            let f = fn(closure, as: Int32Int32IMP.self)
+            #expect(f(nil, nil, 21) == 42)
+            #expect(f(nil, nil, 5) == 10)
+            #expect(box.calls == 2)
+        }
+        #expect(weakBox != nil)  // the closure holds the context
+        #expect(ic_closure_imp_destroy(closure) == IC_OK)
+        #expect(weakBox == nil)  // released by destroy
+    }
+
+    @Test("destroying twice, or an IMP that is not a closure, is refused")
+    func destroyErrors() throws {
+        let sig = try #require(ic_signature_parse("v@:"))
+        let closure = try #require(ic_closure_imp_create(sig, echoCallback, nil, nil))
+        #expect(ic_closure_imp_destroy(closure) == IC_OK)
+        #expect(ic_closure_imp_destroy(closure) == IC_ERR_NOT_A_CLOSURE)
+        #expect(lastErrorMessage.contains("not a closure"))
+        let plain: Int32IMP = { _, _ in 0 }
+        #expect(ic_closure_imp_destroy(imp(plain)) == IC_ERR_NOT_A_CLOSURE)
+        #expect(ic_closure_imp_context(imp(plain)) == nil)
+        #expect(ic_error_status() == IC_ERR_NOT_A_CLOSURE)
+        #expect(ic_closure_imp_destroy(nil) == IC_ERR_INVALID_ARGUMENT)
+        #expect(ic_closure_imp_create(nil, echoCallback, nil, nil) == nil)
+        #expect(ic_closure_imp_create(sig, nil, nil, nil) == nil)
+        #expect(ic_error_status() == IC_ERR_INVALID_ARGUMENT)
+    }
+
+    @Test("a closure with a plain function signature is callable as that function")
+    func plainFunctionClosure() throws {
+        let sig = try #require(ic_signature_parse("ff"))
+        let callback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+            invocation, _ in
+            var x: Float = 0
+            ic_invocation_get_argument(invocation, 0, &x)
+            var r = x + 0.5
+            ic_invocation_set_return_value(invocation, &r)
+        }
+        let closure = try #require(ic_closure_imp_create(sig, callback, nil, nil))
+        defer { ic_closure_imp_destroy(closure) }
+        typealias F = @convention(c) (Float) -> Float
+        #expect(fn(closure, as: F.self)(1.0) == 1.5)
+    }
+
+    @Test("an unset return value reads as zero")
+    func unsetReturnIsZero() throws {
+        let sig = try #require(ic_signature_parse("q@:"))
+        let nothing: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
+        let closure = try #require(ic_closure_imp_create(sig, nothing, nil, nil))
+        defer { ic_closure_imp_destroy(closure) }
+        typealias F = @convention(c) (ID?, SEL?) -> Int64
+        #expect(fn(closure, as: F.self)(nil, nil) == 0)
+    }
+}
