@@ -145,3 +145,29 @@ const ic_signature *ic_closure_imp_signature(ic_imp imp)
     const ic_signature *sig;
     return read_record(imp, &context, &sig) ? sig : NULL;
 }
+
+void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_handler handler,
+                          void *user_data, ic_imp *imp)
+{
+    void *code = NULL;
+    ffi_closure *closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
+    if (!closure) {
+        ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory creating a closure for \"%s\"", sig->types);
+        return NULL;
+    }
+    /* libffi's handler type takes an ffi_cif *; ours names it void * to keep ffi.h out of
+     * closure.h's users. The two are the same function type at the ABI level. */
+    ffi_status fs = ffi_prep_closure_loc(closure, (ffi_cif *)&sig->cif,
+                                         (void (*)(ffi_cif *, void *, void **, void *))handler,
+                                         user_data, code);
+    if (fs != FFI_OK) {
+        ffi_closure_free(closure);
+        ic_fail(IC_ERR_FFI, "libffi cannot prepare a closure for \"%s\" (ffi_status %d)",
+                sig->types, (int)fs);
+        return NULL;
+    }
+    *imp = (ic_imp)code;
+    return closure;
+}
+
+void ic_closure_free_raw(void *handle) { ffi_closure_free(handle); }

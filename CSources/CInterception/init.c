@@ -7,14 +7,18 @@
 #include <pthread.h>
 
 #include "class.h"
+#include "engine.h"
+#include "epoch.h"
 #include "selector.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void initialize(void)
 {
+    ic_epoch_init();
     ic_selectors_init();
     ic_root_class_init();
+    ic_engine_init();
 }
 
 void ic_runtime_init(void) { pthread_once(&once, initialize); }

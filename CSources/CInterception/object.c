@@ -211,6 +211,8 @@ void ic_object_destroy(ic_id obj)
     while (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS))
         cls = cls->superclass;
     const void *address = obj;
+    if (side && ic_side_dying_hook)
+        ic_side_dying_hook(side, obj);
     free(obj);
     atomic_fetch_sub_explicit(&live_objects, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&cls->live_instances, 1, memory_order_relaxed);

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+ic_side_dying_fn ic_side_dying_hook;
 ic_side_teardown_fn ic_side_teardown_hook;
 
 ic_side *ic_side_get_or_create(ic_id obj)

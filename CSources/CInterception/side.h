@@ -22,11 +22,12 @@ typedef struct ic_side {
     size_t association_count;
     size_t association_capacity;
 
-    /* The interception engine's per-object state (hook table). Written by holders of
+    /* The interception engine's hook table (engine.h, ic_hook_table). Written by holders of
      * ic_intercept_lock with release stores; read lock-free by trampolines. */
     _Atomic(void *) hooks;
-    /* The engine's "after dealloc" observers. Guarded by ic_intercept_lock. */
-    void *dealloc_observers;
+    /* The engine's other per-object state (engine.h, ic_object_engine). Guarded by
+     * ic_intercept_lock. */
+    void *engine;
 } ic_side;
 
 /* The object's side record, or NULL. Lock-free. */
@@ -35,9 +36,12 @@ static inline ic_side *ic_side_get(ic_id obj);
 /* The object's side record, created if needed (NULL only if memory ran out). Lock-free. */
 IC_PRIVATE ic_side *ic_side_get_or_create(ic_id obj);
 
-/* Called by ic_side_destroy with a detached side record and the address the object had (its
- * memory is freed). Set once by the engine at initialization; NULL before. */
+/* The engine's part of an object's death, set once at initialization (NULL before):
+ * `dying` runs with the detached side record just before the object's memory is freed,
+ * `teardown` (from ic_side_destroy) just after, with the address the object had. */
+typedef void (*ic_side_dying_fn)(ic_side *side, ic_id object);
 typedef void (*ic_side_teardown_fn)(ic_side *side, const void *object_address);
+IC_PRIVATE extern ic_side_dying_fn ic_side_dying_hook;
 IC_PRIVATE extern ic_side_teardown_fn ic_side_teardown_hook;
 
 /* Runs the engine teardown and frees a detached side record. */

@@ -15,5 +15,6 @@
 #include "ic_signature.h"
 #include "ic_invocation.h"
 #include "ic_closure.h"
+#include "ic_intercept.h"
 
 #endif /* INTERCEPTION_H */

@@ -43,3 +43,7 @@ size_t ict_scalar_case_count(void);
 const void *ict_taken(void);
 
 #endif /* ICT_TYPES_H */
+
+/* The keys of the runtime's optimized trampolines ("<return class>:<argument classes>", e.g.
+ * "i:qd"), read from the same generated table the runtime compiles (trampolines.def). */
+const char *const *ict_trampoline_keys(size_t *count);

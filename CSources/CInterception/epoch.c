@@ -1,0 +1,205 @@
+/*
+ * epoch.c — reader registration, waiting for readers, and deferred reclamation.
+ *
+ * Locking: ic_epoch_lock guards the reader list (registration, unregistration, scans).
+ * limbo_lock guards the list of retired objects. Neither is held while destroying retired
+ * objects (destroy functions may call user code: observer context release functions).
+ *
+ * Why readers are safe (the argument for ic_epoch_retire/ic_epoch_reclaim):
+ *   A writer unpublishes p, then retires it with tag T = ++global (seq_cst RMW). A reader that
+ *   can still see p loaded its pointer in a section that began before its epoch load observed T,
+ *   so its `active` is non-zero and < T. The reclaimer first runs membarrier() — after it, every
+ *   reader's `active` store that precedes a load of p (in that reader's program order) is
+ *   visible — then frees p only if every reader's `active` is 0 or >= T.
+ */
+#include "epoch.h"
+
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "locks.h"
+
+__thread ic_epoch_reader ic_epoch_self __attribute__((tls_model("initial-exec")));
+_Atomic(uint64_t) ic_epoch_global = 1;
+bool ic_epoch_membarrier_ok;
+
+/* Registered readers. Guarded by ic_epoch_lock. */
+static ic_epoch_reader *readers;
+static pthread_key_t exit_key;
+
+typedef struct retired {
+    struct retired *next;
+    void *object;
+    void (*destroy)(void *);
+    uint64_t tag;
+} retired;
+
+static pthread_mutex_t limbo_lock = PTHREAD_MUTEX_INITIALIZER;
+static retired *limbo; /* guarded by limbo_lock */
+static size_t limbo_count;
+
+static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
+
+static void unregister_at_exit(void *value)
+{
+    ic_epoch_reader *self = value;
+    ic_lock(&ic_epoch_lock);
+    if (self->prev)
+        self->prev->next = self->next;
+    else
+        readers = self->next;
+    if (self->next)
+        self->next->prev = self->prev;
+    ic_unlock(&ic_epoch_lock);
+    self->registered = false;
+}
+
+void ic_epoch_init(void)
+{
+    if (pthread_key_create(&exit_key, unregister_at_exit) != 0)
+        ic_fatal("cannot create the epoch reclaimer's thread-exit key");
+    long supported = membarrier(MEMBARRIER_CMD_QUERY);
+    if (supported >= 0 && (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
+        ic_epoch_membarrier_ok = true;
+}
+
+void ic_epoch_register_self(void)
+{
+    ic_runtime_init(); /* exit_key and membarrier state */
+    ic_epoch_reader *self = &ic_epoch_self;
+    ic_lock(&ic_epoch_lock);
+    self->prev = NULL;
+    self->next = readers;
+    if (readers)
+        readers->prev = self;
+    readers = self;
+    ic_unlock(&ic_epoch_lock);
+    self->registered = true;
+    /* The destructor runs when the thread exits, before its thread-local storage goes away. */
+    pthread_setspecific(exit_key, self);
+}
+
+/* A full barrier on every running thread of the process (or a local one, if readers fence). */
+static void heavy_barrier(void)
+{
+    if (ic_epoch_membarrier_ok)
+        membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+static void pause_briefly(unsigned spins)
+{
+    if (spins < 64) {
+        sched_yield();
+        return;
+    }
+    struct timespec ts = {0, spins < 1024 ? 20000 : 200000};
+    nanosleep(&ts, NULL);
+}
+
+void ic_epoch_synchronize(void)
+{
+    ic_epoch_reader *self = &ic_epoch_self;
+    bool nested = self->nesting > 0;
+    if (nested)
+        atomic_store_explicit(&self->waiting, true, memory_order_seq_cst);
+    uint64_t target = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
+    heavy_barrier();
+    ic_lock(&ic_epoch_lock);
+    for (ic_epoch_reader *r = readers; r; r = r->next) {
+        if (r == self)
+            continue;
+        for (unsigned spins = 0;; spins++) {
+            uint64_t active = atomic_load_explicit(&r->active, memory_order_acquire);
+            if (active == 0 || active >= target)
+                break;
+            if (atomic_load_explicit(&r->waiting, memory_order_seq_cst))
+                break;
+            pause_briefly(spins);
+        }
+    }
+    ic_unlock(&ic_epoch_lock);
+    if (nested)
+        atomic_store_explicit(&self->waiting, false, memory_order_seq_cst);
+    ic_epoch_reclaim();
+}
+
+void ic_epoch_retire(void *object, void (*destroy)(void *object))
+{
+    retired *r = malloc(sizeof *r);
+    if (!r) {
+        /* Cannot defer without memory: wait for readers, then destroy now. */
+        ic_epoch_synchronize();
+        if (!ic_epoch_in_section()) {
+            destroy(object);
+            return;
+        }
+        ic_fatal("out of memory retiring an object from inside an observer");
+    }
+    r->object = object;
+    r->destroy = destroy;
+    r->tag = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
+    ic_lock(&limbo_lock);
+    r->next = limbo;
+    limbo = r;
+    limbo_count++;
+    ic_unlock(&limbo_lock);
+}
+
+void ic_epoch_reclaim(void)
+{
+    ic_lock(&limbo_lock);
+    bool empty = limbo == NULL;
+    ic_unlock(&limbo_lock);
+    if (empty)
+        return;
+
+    heavy_barrier();
+    uint64_t oldest = UINT64_MAX; /* the oldest section still running anywhere */
+    ic_lock(&ic_epoch_lock);
+    for (ic_epoch_reader *r = readers; r; r = r->next) {
+        uint64_t active = atomic_load_explicit(&r->active, memory_order_acquire);
+        if (active != 0 && active < oldest)
+            oldest = active;
+    }
+    ic_unlock(&ic_epoch_lock);
+
+    retired *ready = NULL;
+    ic_lock(&limbo_lock);
+    for (retired **link = &limbo; *link;) {
+        retired *r = *link;
+        if (r->tag <= oldest) {
+            *link = r->next;
+            r->next = ready;
+            ready = r;
+            limbo_count--;
+        } else {
+            link = &r->next;
+        }
+    }
+    ic_unlock(&limbo_lock);
+
+    while (ready) {
+        retired *next = ready->next;
+        ready->destroy(ready->object);
+        free(ready);
+        ready = next;
+    }
+}
+
+size_t ic_epoch_pending(void)
+{
+    ic_lock(&limbo_lock);
+    size_t n = limbo_count;
+    ic_unlock(&limbo_lock);
+    return n;
+}

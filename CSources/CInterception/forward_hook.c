@@ -1,0 +1,42 @@
+/*
+ * forward_hook.c — the generic forward-invocation path of the engine: one libffi closure per
+ * (interception subclass, selector) for every callable signature without an optimized
+ * trampoline (structs by value, long double, longer argument lists).
+ *
+ * The handler works on libffi's own argument array and return buffer: a frame invocation over
+ * them for the observers, ffi_call into the original (ic_invocation_call), so a call allocates
+ * nothing.
+ */
+#include <string.h>
+
+#include "closure.h"
+#include "engine.h"
+#include "error.h"
+#include "hook.h"
+
+static void forward_hook_handler(void *cif, void *ret, void **args, void *user_data)
+{
+    (void)cif;
+    const ic_hook_method *method = user_data;
+    ic_id self;
+    ic_sel cmd;
+    memcpy(&self, args[0], sizeof self);
+    memcpy(&cmd, args[1], sizeof cmd);
+    ic_hook_call call;
+    ic_imp original = ic_hook_begin(&call, self, cmd, args, IC_INV_CLOSURE_RETURN);
+    ic_invocation frame;
+    ic_invocation_init_frame(&frame, method->sig, args, ret, IC_INV_CLOSURE_RETURN);
+    ic_invocation_call(&frame, original);
+    ic_hook_end(&call, frame.ret);
+}
+
+ic_status ic_forward_hook_create(ic_hook_method *method)
+{
+    ic_imp imp = NULL;
+    void *closure = ic_closure_make_raw(method->sig, forward_hook_handler, method, &imp);
+    if (!closure)
+        return ic_error_status();
+    method->closure = closure;
+    method->imp = imp;
+    return IC_OK;
+}
