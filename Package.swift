@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "RxCore", targets: ["RxCore"]),
         .library(name: "Interception", targets: ["Interception"]),
         .executable(name: "interception-demo", targets: ["interception-demo"]),
+        .executable(name: "interception-bench", targets: ["interception-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -50,6 +51,18 @@ let package = Package(
             name: "interception-demo",
             dependencies: ["Interception", "CInterception"],
             path: "Sources/interception-demo"
+        ),
+        // The benchmark binary: C hot loops and an interposed allocation counter in
+        // CInterceptionBench (linked only into the benchmark), the driver in Swift.
+        .target(
+            name: "CInterceptionBench",
+            dependencies: ["CInterception", "CFFI"],
+            path: "Benchmarks/CInterceptionBench"
+        ),
+        .executableTarget(
+            name: "interception-bench",
+            dependencies: ["Interception", "CInterceptionBench"],
+            path: "Benchmarks/interception-bench"
         ),
         // C classes used by the tests (defined in C, exercised from Swift Testing suites).
         .target(

@@ -63,10 +63,12 @@ typedef struct ic_observer_list {
  * retires it. */
 typedef struct ic_hook_slot {
     ic_sel sel;                          /* immutable */
+    const ic_signature *sig;             /* immutable: method->sig, one load closer */
     ic_hook_method *method;              /* immutable: the hook this object's class runs */
     _Atomic(ic_observer_list *) list;    /* published by ic_intercept_lock holders */
     _Atomic(uint32_t) before_count;      /* hints for trampolines: skip a phase with none */
     _Atomic(uint32_t) after_count;
+    _Atomic(uint32_t) observed;          /* before_count + after_count: skip the whole call */
 } ic_hook_slot;
 
 /* An object's hook table (side->hooks): immutable snapshot, replaced when a slot is added. */
@@ -88,13 +90,15 @@ typedef struct ic_object_engine {
     size_t deallocated_capacity;
 } ic_object_engine;
 
-/* An observer. Owned by whoever removes it from the registry. */
+/* An observer. Owned by whoever removes it from the registry. The fields a call reads come
+ * first, in one cache line. */
 struct ic_observer {
-    ic_observer_fn fn;           /* call observers (NULL for dealloc-after ones) */
-    ic_dealloc_observer_fn dealloc_fn;
-    void *context;
-    ic_context_release_fn release;
     _Atomic(bool) removed;       /* set (seq_cst) before a removal waits; checked before a call */
+    ic_observer_fn fn;           /* what a call runs: the user's, or dealloc_adapter */
+    void *call_context;          /* what `fn` gets: the user's context, or the observer itself */
+    void *context;
+    ic_dealloc_observer_fn dealloc_fn;
+    ic_context_release_fn release;
     ic_observer_token token;
     ic_observer_phase phase;
     ic_hook_slot *slot;          /* NULL for dealloc-after observers */

@@ -109,7 +109,7 @@ static void pause_briefly(unsigned spins)
 void ic_epoch_synchronize(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
-    bool nested = self->nesting > 0;
+    bool nested = ic_epoch_in_section();
     if (nested)
         atomic_store_explicit(&self->waiting, true, memory_order_seq_cst);
     uint64_t target = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
@@ -119,7 +119,7 @@ void ic_epoch_synchronize(void)
         if (r == self)
             continue;
         for (unsigned spins = 0;; spins++) {
-            uint64_t active = atomic_load_explicit(&r->active, memory_order_acquire);
+            uint64_t active = ic_epoch_of(atomic_load_explicit(&r->active, memory_order_acquire));
             if (active == 0 || active >= target)
                 break;
             if (atomic_load_explicit(&r->waiting, memory_order_seq_cst))
@@ -167,7 +167,7 @@ void ic_epoch_reclaim(void)
     uint64_t oldest = UINT64_MAX; /* the oldest section still running anywhere */
     ic_lock(&ic_epoch_lock);
     for (ic_epoch_reader *r = readers; r; r = r->next) {
-        uint64_t active = atomic_load_explicit(&r->active, memory_order_acquire);
+        uint64_t active = ic_epoch_of(atomic_load_explicit(&r->active, memory_order_acquire));
         if (active != 0 && active < oldest)
             oldest = active;
     }

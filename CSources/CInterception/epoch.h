@@ -23,13 +23,14 @@
 /* One per thread that ever entered a section; linked into the reader list while the thread
  * lives (registered on first entry, unregistered by a thread-exit destructor). */
 typedef struct ic_epoch_reader {
-    /* The epoch at which the current outermost section began, or 0 outside sections. Written
-     * by its thread only (release), read by writers scanning readers (acquire). */
+    /* 0 outside sections; inside, the epoch at which the outermost section began, shifted left
+     * by IC_EPOCH_DEPTH_BITS, plus the section depth. One word, so entering and leaving a
+     * section is one thread-local load and one store. Written by its thread only (release),
+     * read by writers scanning readers (acquire). */
     _Atomic(uint64_t) active;
     /* Set (seq_cst) while the thread, inside a section, waits in ic_epoch_synchronize: other
      * synchronizers then treat it as unable to call anything it has not re-checked. */
     _Atomic(bool) waiting;
-    uint32_t nesting;  /* section depth; thread-private */
     bool registered;   /* thread-private */
     struct ic_epoch_reader *next; /* reader list; guarded by ic_epoch_lock */
     struct ic_epoch_reader *prev;
@@ -43,12 +44,21 @@ IC_PRIVATE extern bool ic_epoch_membarrier_ok;
 
 IC_PRIVATE void ic_epoch_register_self(void);
 
+#define IC_EPOCH_DEPTH_BITS 20 /* a million nested sections; 44 bits of epochs */
+#define IC_EPOCH_DEPTH_MASK ((UINT64_C(1) << IC_EPOCH_DEPTH_BITS) - 1)
+
+/* The epoch a reader's `active` word says its outermost section began in (0: none). */
+static inline uint64_t ic_epoch_of(uint64_t active) { return active >> IC_EPOCH_DEPTH_BITS; }
+
 /* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. */
 static inline void ic_epoch_enter(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
-    if (self->nesting++ != 0)
+    uint64_t active = atomic_load_explicit(&self->active, memory_order_relaxed);
+    if (active != 0) {
+        atomic_store_explicit(&self->active, active + 1, memory_order_relaxed); /* nested */
         return;
+    }
     if (IC_UNLIKELY(!self->registered))
         ic_epoch_register_self();
     /* Acquire: a reader that sees an epoch bumped after a retirement also sees the publication
@@ -56,7 +66,8 @@ static inline void ic_epoch_enter(void)
     uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
     /* Release: whoever reads this value also sees everything this thread did before (its
      * earlier sections' reads of memory now being reclaimed). */
-    atomic_store_explicit(&self->active, epoch, memory_order_release);
+    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1,
+                          memory_order_release);
     if (IC_LIKELY(ic_epoch_membarrier_ok))
         atomic_signal_fence(memory_order_seq_cst); /* the writer's membarrier() is the fence */
     else
@@ -67,12 +78,16 @@ static inline void ic_epoch_enter(void)
 static inline void ic_epoch_exit(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
-    if (--self->nesting == 0)
-        atomic_store_explicit(&self->active, 0, memory_order_release);
+    uint64_t active = atomic_load_explicit(&self->active, memory_order_relaxed) - 1;
+    atomic_store_explicit(&self->active, (active & IC_EPOCH_DEPTH_MASK) ? active : 0,
+                          memory_order_release);
 }
 
 /* Whether the calling thread is inside a section. */
-static inline bool ic_epoch_in_section(void) { return ic_epoch_self.nesting > 0; }
+static inline bool ic_epoch_in_section(void)
+{
+    return atomic_load_explicit(&ic_epoch_self.active, memory_order_relaxed) != 0;
+}
 
 /*
  * Waits until every other thread that was inside a section when this call began has left that

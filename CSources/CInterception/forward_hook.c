@@ -22,12 +22,14 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
     ic_sel cmd;
     memcpy(&self, args[0], sizeof self);
     memcpy(&cmd, args[1], sizeof cmd);
-    ic_hook_call call;
-    ic_imp original = ic_hook_begin(&call, self, cmd, args, IC_INV_CLOSURE_RETURN);
+    ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);
+    if (slot)
+        ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     ic_invocation frame;
     ic_invocation_init_frame(&frame, method->sig, args, ret, IC_INV_CLOSURE_RETURN);
-    ic_invocation_call(&frame, original);
-    ic_hook_end(&call, frame.ret);
+    ic_invocation_call(&frame, ic_engine_original_imp(self, cmd));
+    if (slot)
+        ic_hook_after(slot, args, frame.ret, IC_INV_CLOSURE_RETURN);
 }
 
 ic_status ic_forward_hook_create(ic_hook_method *method)

@@ -7,20 +7,41 @@
 #define IC_HOOK_H
 
 #include "engine.h"
+#include "epoch.h"
 #include "invocation.h"
 #include "side.h"
 
-/* One intercepted call in progress (lives on the trampoline's stack). */
-typedef struct ic_hook_call {
-    ic_id self;
-    ic_sel cmd;
-    void **args;        /* pointers to each argument, self and _cmd included */
-    ic_hook_slot *slot; /* the object's slot for cmd, or NULL */
-    uint32_t frame_flags; /* invocation flags for observers' frames (IC_INV_CLOSURE_RETURN) */
-} ic_hook_call;
-
-/* Calls the live observers of `phase` with a frame over the call (and `ret` after). */
-IC_PRIVATE void ic_hook_notify(const ic_hook_call *call, ic_observer_phase phase, void *ret);
+/* Calls the live observers of `phase` on `slot` with a frame invocation over the call: `args`
+ * points at each argument (self and _cmd included), `ret` at the return value (after; NULL
+ * before or for void), `frame_flags` are extra invocation flags (IC_INV_CLOSURE_RETURN for
+ * libffi return buffers). Inlined into each observed body: measured, a call here cost about
+ * 1 ns of the ~6 ns an observed call costs. */
+__attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_slot *slot,
+                                                                void **args, void *ret,
+                                                                uint32_t frame_flags,
+                                                                ic_observer_phase phase)
+{
+    ic_epoch_enter();
+    const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
+    if (list) {
+        ic_invocation frame;
+        ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+        ic_observer *const *item = list->items;
+        ic_observer *const *end = item + list->before_count;
+        if (phase == IC_OBSERVE_AFTER) {
+            item = end;
+            end += list->after_count;
+        }
+        for (; item < end; item++) {
+            ic_observer *o = *item;
+            /* seq_cst pairs with the remover's store: see ic_epoch_synchronize. */
+            if (atomic_load_explicit(&o->removed, memory_order_seq_cst))
+                continue;
+            o->fn(&frame, o->call_context);
+        }
+    }
+    ic_epoch_exit();
+}
 
 /* The object's slot for `sel`, or NULL. Hook tables are immutable and live as long as their
  * object, and a call in progress keeps its object alive: no epoch section is needed. */
@@ -39,26 +60,32 @@ __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_
     return NULL;
 }
 
-/* Notifies before-observers and returns the original IMP to call. Always inlined: it is the
- * body of every trampoline (measured: an out-of-line call here costs about 1 ns per call). */
-__attribute__((always_inline)) static inline ic_imp ic_hook_begin(ic_hook_call *call, ic_id self, ic_sel cmd, void **args,
-                                   uint32_t frame_flags)
+/* The slot of an object whose call should be reported (it has observers), or NULL: then the
+ * trampoline just tail-calls the original. */
+__attribute__((always_inline)) static inline ic_hook_slot *ic_hook_observed_slot(ic_id self,
+                                                                               ic_sel sel)
 {
-    call->self = self;
-    call->cmd = cmd;
-    call->args = args;
-    call->frame_flags = frame_flags;
-    call->slot = ic_hook_find_slot(self, cmd);
-    if (call->slot && atomic_load_explicit(&call->slot->before_count, memory_order_acquire))
-        ic_hook_notify(call, IC_OBSERVE_BEFORE, NULL);
-    return ic_engine_original_imp(self, cmd);
+    ic_hook_slot *slot = ic_hook_find_slot(self, sel);
+    if (slot && atomic_load_explicit(&slot->observed, memory_order_acquire))
+        return slot;
+    return NULL;
 }
 
-/* Notifies after-observers with the return value at `ret` (NULL for void). */
-__attribute__((always_inline)) static inline void ic_hook_end(const ic_hook_call *call, void *ret)
+/* Before-observers, if any. */
+__attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_slot *slot,
+                                                                void **args, uint32_t frame_flags)
 {
-    if (call->slot && atomic_load_explicit(&call->slot->after_count, memory_order_acquire))
-        ic_hook_notify(call, IC_OBSERVE_AFTER, ret);
+    if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
+        ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE);
+}
+
+/* After-observers, if any, with the return value at `ret` (NULL for void). */
+__attribute__((always_inline)) static inline void ic_hook_after(const ic_hook_slot *slot,
+                                                               void **args, void *ret,
+                                                               uint32_t frame_flags)
+{
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        ic_hook_notify(slot, args, ret, frame_flags, IC_OBSERVE_AFTER);
 }
 
 #endif /* IC_HOOK_H */

@@ -98,10 +98,12 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
         return NULL;
     }
     slot->sel = sel;
+    slot->sig = method->sig;
     slot->method = method;
     atomic_init(&slot->list, NULL);
     atomic_init(&slot->before_count, 0);
     atomic_init(&slot->after_count, 0);
+    atomic_init(&slot->observed, 0);
     box->previous = table ? box_of(table) : NULL;
     box->table.count = count + 1;
     if (count)
@@ -253,17 +255,31 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     atomic_store_explicit(&slot->list, list, memory_order_release);
     atomic_store_explicit(&slot->before_count, new_before, memory_order_release);
     atomic_store_explicit(&slot->after_count, new_after, memory_order_release);
+    atomic_store_explicit(&slot->observed, new_before + new_after, memory_order_release);
     if (old)
         ic_epoch_retire(old, free);
     return IC_OK;
 }
 
-static ic_observer *new_observer(ic_observer_phase phase, void *context,
+/* The call-observer function of a "before dealloc" observer: its context is the observer. */
+static void dealloc_adapter(ic_invocation *call, void *observer)
+{
+    ic_observer *o = observer;
+    o->dealloc_fn(ic_invocation_target(call), o->context);
+}
+
+/* A new observer calling `fn(call, context)`, or, with `dealloc_fn`, `dealloc_fn(object,
+ * context)`. */
+static ic_observer *new_observer(ic_observer_phase phase, ic_observer_fn fn,
+                                 ic_dealloc_observer_fn dealloc_fn, void *context,
                                  ic_context_release_fn release)
 {
     ic_observer *o = calloc(1, sizeof *o);
     if (o) {
         o->phase = phase;
+        o->fn = fn ? fn : dealloc_adapter;
+        o->call_context = fn ? context : o;
+        o->dealloc_fn = dealloc_fn;
         o->context = context;
         o->release = release;
         atomic_init(&o->removed, false);
@@ -337,10 +353,9 @@ ic_status ic_intercept_add_observer(ic_id obj, ic_sel sel, ic_observer_phase pha
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "observe the end of dealloc with ic_intercept_add_dealloc_observer: "
                        "after dealloc the object is gone");
-    ic_observer *o = new_observer(phase, context, release);
+    ic_observer *o = new_observer(phase, fn, NULL, context, release);
     if (!o)
         return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
-    o->fn = fn;
     o->object = obj;
 
     ic_lock(&ic_intercept_lock);
@@ -364,10 +379,9 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
                        !obj ? "object" : !fn ? "fn" : "token");
     if (phase != IC_OBSERVE_BEFORE && phase != IC_OBSERVE_AFTER)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "unknown observer phase %d", (int)phase);
-    ic_observer *o = new_observer(phase, context, release);
+    ic_observer *o = new_observer(phase, NULL, fn, context, release);
     if (!o)
         return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
-    o->dealloc_fn = fn;
     o->object = obj;
 
     ic_status status = IC_OK;

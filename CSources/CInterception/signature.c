@@ -39,6 +39,12 @@ static void fill_value(ic_sig_value *v, ic_type *t, bool argument)
     }
 }
 
+static bool is_narrow_integer(const ic_sig_value *v)
+{
+    ic_type_kind k = v->type->kind;
+    return (k == IC_KIND_SINT || k == IC_KIND_UINT || k == IC_KIND_BOOL) && v->size < 4;
+}
+
 static void destroy_candidate(ic_signature *sig)
 {
     if (!sig)
@@ -99,12 +105,15 @@ static ic_status build_candidate(const char *types, ic_signature **out)
     sig->arg_count = nargs;
 
     fill_value(&sig->ret, list[0], false);
+    sig->narrow_return = is_narrow_integer(&sig->ret);
     size_t offset = 0;
     for (size_t i = 0; i < nargs; i++) {
         fill_value(&sig->args[i], list[i + 1], true);
         sig->ffi_args[i] = sig->args[i].ffi;
         if (sig->args[i].ffi->type == FFI_TYPE_STRUCT && sig->args[i].size > 16)
             sig->has_large_struct_argument = true;
+        if (i < 64 && is_narrow_integer(&sig->args[i]))
+            sig->narrow_arguments |= (uint64_t)1 << i;
         offset = IC_ALIGN_UP(offset, sig->args[i].align);
         sig->arg_offsets[i] = offset;
         offset += sig->args[i].size;

@@ -32,6 +32,11 @@ struct ic_signature {
      * argument-pointer array it is given with a pointer to a copy on its own stack, so callers
      * must pass a scratch copy of the array (ic_invocation_call does). */
     bool has_large_struct_argument;
+    /* Integer arguments (bit i: argument i, i < 64) and return value narrower than 32 bits.
+     * Trampolines pass them in 32-bit registers; after observers may have rewritten their low
+     * bytes they re-extend them as the callee and caller expect (trampolines.c). */
+    uint64_t narrow_arguments;
+    bool narrow_return;
     ic_sig_value ret;
     ic_sig_value *args;  /* arg_count entries */
     ffi_type **ffi_args; /* arg_count entries, for the cif */

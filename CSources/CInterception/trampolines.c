@@ -13,76 +13,114 @@
 #include "selector.h"
 
 /* C types of the ABI classes (ic_types.def): how a value of the class is passed and returned.
- * `q` carries every 64-bit integer and every pointer (@ # : * ^): same registers, same bits. */
+ * `q` carries every 64-bit integer and every pointer (@ # : * ^): same registers, same bits.
+ * `i` carries every integer of 32 bits or less (c C s S i I l L B): the trampoline passes the
+ * 32-bit register through untouched, so the original receives (and the caller gets back)
+ * exactly the bits a direct call would carry. Observers read such a value through the frame at
+ * its real size (the low bytes: x86-64 and arm64 are little-endian); if they rewrite it, the
+ * trampoline re-extends it to 32 bits (normalize_narrow below). */
 typedef void ic_abi_v;
-typedef signed char ic_abi_c;
-typedef unsigned char ic_abi_C;
-typedef short ic_abi_s;
-typedef unsigned short ic_abi_S;
 typedef int32_t ic_abi_i;
 typedef uint64_t ic_abi_q;
 typedef float ic_abi_f;
 typedef double ic_abi_d;
 
 _Static_assert(sizeof(ic_abi_q) == sizeof(void *), "q carries pointers");
-_Static_assert(sizeof(_Bool) == sizeof(ic_abi_C), "B travels as C");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are read at offset 0");
 
-/* The call of the original and the return, per return class. */
-#define IC_CALL_v(TYPES, ...)                                                                      \
+/* Re-extends a narrow integer held in the low bytes of the 32-bit slot at `p`, after an observer
+ * may have written only those bytes: sign-extended for signed types, zero-extended otherwise
+ * (bool included, as compilers expect). */
+static void normalize_narrow(const ic_sig_value *v, void *p)
+{
+    int32_t wide;
+    if (v->size == 1)
+        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int8_t *)p
+                                             : (int32_t) * (const uint8_t *)p;
+    else
+        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int16_t *)p
+                                             : (int32_t) * (const uint16_t *)p;
+    memcpy(p, &wide, sizeof wide);
+}
+
+static __attribute__((noinline)) void normalize_arguments(const ic_signature *sig, void **args)
+{
+    for (size_t i = 2; i < sig->arg_count && i < 64; i++)
+        if (sig->narrow_arguments & ((uint64_t)1 << i))
+            normalize_narrow(&sig->args[i], args[i]);
+}
+
+/* After before-observers: narrow arguments back to their full 32-bit form. */
+#define IC_NORMALIZE_ARGUMENTS()                                                                   \
+    if (IC_UNLIKELY(slot->sig->narrow_arguments))                                                  \
+        normalize_arguments(slot->sig, args);
+/* After after-observers: a narrow return value back to its full 32-bit form. */
+#define IC_NORMALIZE_RETURN()                                                                      \
+    if (IC_UNLIKELY(slot->sig->narrow_return))                                                     \
+        normalize_narrow(&slot->sig->ret, &result);
+
+/*
+ * Each signature gets two functions. The trampoline is what the interception subclass runs: when
+ * the object has no observer for the selector it tail-calls the original with the arguments
+ * still in their registers. Otherwise it calls the observed body, which takes the arguments'
+ * addresses for the observers' frame, notifies, calls the original and notifies again. Keeping
+ * the address-taking out of the trampoline keeps its fast path free of stack traffic.
+ */
+#define IC_OBSERVED_CALL_v(TYPES, ...)                                                             \
     ((void(*) TYPES)original)(__VA_ARGS__);                                                        \
-    ic_hook_end(&call, NULL);
-#define IC_CALL_VALUE(R, TYPES, ...)                                                               \
+    ic_hook_after(slot, args, NULL, 0);
+#define IC_OBSERVED_CALL_VALUE(R, TYPES, ...)                                                      \
     ic_abi_##R result = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                              \
-    ic_hook_end(&call, &result);                                                                   \
+    ic_hook_after(slot, args, &result, 0);                                                   \
+    IC_NORMALIZE_RETURN()                                                                          \
     return result;
-#define IC_CALL_c(...) IC_CALL_VALUE(c, __VA_ARGS__)
-#define IC_CALL_C(...) IC_CALL_VALUE(C, __VA_ARGS__)
-#define IC_CALL_s(...) IC_CALL_VALUE(s, __VA_ARGS__)
-#define IC_CALL_S(...) IC_CALL_VALUE(S, __VA_ARGS__)
-#define IC_CALL_i(...) IC_CALL_VALUE(i, __VA_ARGS__)
-#define IC_CALL_q(...) IC_CALL_VALUE(q, __VA_ARGS__)
-#define IC_CALL_f(...) IC_CALL_VALUE(f, __VA_ARGS__)
-#define IC_CALL_d(...) IC_CALL_VALUE(d, __VA_ARGS__)
+#define IC_OBSERVED_CALL_i(...) IC_OBSERVED_CALL_VALUE(i, __VA_ARGS__)
+#define IC_OBSERVED_CALL_q(...) IC_OBSERVED_CALL_VALUE(q, __VA_ARGS__)
+#define IC_OBSERVED_CALL_f(...) IC_OBSERVED_CALL_VALUE(f, __VA_ARGS__)
+#define IC_OBSERVED_CALL_d(...) IC_OBSERVED_CALL_VALUE(d, __VA_ARGS__)
 
-#define IC_TRAMPOLINE0(R)                                                                          \
-    static ic_abi_##R ic_trampoline_##R##_(ic_id self, ic_sel cmd)                                 \
+/* NAME: function name suffix; PARAMS: parenthesized parameter list after self and _cmd;
+ * TYPES: the original's parameter types; ADDRS: the arguments' addresses; ARGS: the arguments. */
+#define IC_DEFINE_TRAMPOLINE(R, NAME, PARAMS, TYPES, ADDRS, ...)                                   \
+    static __attribute__((noinline)) ic_abi_##R ic_observed_##R##_##NAME(                          \
+        ic_id self, ic_sel cmd IC_UNPAREN PARAMS, ic_hook_slot *slot)                              \
     {                                                                                              \
-        void *args[] = {&self, &cmd};                                                              \
-        ic_hook_call call;                                                                         \
-        ic_imp original = ic_hook_begin(&call, self, cmd, args, 0);                                \
-        IC_CALL_##R((ic_id, ic_sel), self, cmd)                                                    \
+        void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
+        ic_hook_before(slot, args, 0);                                                       \
+        IC_NORMALIZE_ARGUMENTS()                                                                   \
+        ic_imp original = ic_engine_original_imp(self, cmd);                                       \
+        IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
+    }                                                                                              \
+    static ic_abi_##R ic_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)         \
+    {                                                                                              \
+        ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);                                     \
+        if (slot)                                                                                  \
+            return ic_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, slot);                       \
+        return ((ic_abi_##R(*) TYPES)ic_engine_original_imp(self, cmd))(self, cmd, ##__VA_ARGS__); \
     }
+#define IC_UNPAREN(...) __VA_ARGS__
+
+#define IC_TRAMPOLINE0(R) IC_DEFINE_TRAMPOLINE(R, , (), (ic_id, ic_sel), ())
 #define IC_TRAMPOLINE1(R, A)                                                                       \
-    static ic_abi_##R ic_trampoline_##R##_##A(ic_id self, ic_sel cmd, ic_abi_##A a)                \
-    {                                                                                              \
-        void *args[] = {&self, &cmd, &a};                                                          \
-        ic_hook_call call;                                                                         \
-        ic_imp original = ic_hook_begin(&call, self, cmd, args, 0);                                \
-        IC_CALL_##R((ic_id, ic_sel, ic_abi_##A), self, cmd, a)                                     \
-    }
+    IC_DEFINE_TRAMPOLINE(R, A, (, ic_abi_##A a), (ic_id, ic_sel, ic_abi_##A), (, &a), a)
 #define IC_TRAMPOLINE2(R, A, B)                                                                    \
-    static ic_abi_##R ic_trampoline_##R##_##A##B(ic_id self, ic_sel cmd, ic_abi_##A a,             \
-                                                 ic_abi_##B b)                                     \
-    {                                                                                              \
-        void *args[] = {&self, &cmd, &a, &b};                                                      \
-        ic_hook_call call;                                                                         \
-        ic_imp original = ic_hook_begin(&call, self, cmd, args, 0);                                \
-        IC_CALL_##R((ic_id, ic_sel, ic_abi_##A, ic_abi_##B), self, cmd, a, b)                      \
-    }
+    IC_DEFINE_TRAMPOLINE(R, A##B, (, ic_abi_##A a, ic_abi_##B b),                                  \
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B), (, &a, &b), a, b)
 #define IC_TRAMPOLINE3(R, A, B, C)                                                                 \
-    static ic_abi_##R ic_trampoline_##R##_##A##B##C(ic_id self, ic_sel cmd, ic_abi_##A a,          \
-                                                    ic_abi_##B b, ic_abi_##C c)                    \
-    {                                                                                              \
-        void *args[] = {&self, &cmd, &a, &b, &c};                                                  \
-        ic_hook_call call;                                                                         \
-        ic_imp original = ic_hook_begin(&call, self, cmd, args, 0);                                \
-        IC_CALL_##R((ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C), self, cmd, a, b, c)       \
-    }
+    IC_DEFINE_TRAMPOLINE(R, A##B##C, (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c),                 \
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C), (, &a, &b, &c), a,   \
+                         b, c)
+#define IC_TRAMPOLINE4(R, A, B, C, D)                                                              \
+    IC_DEFINE_TRAMPOLINE(R, A##B##C##D,                                                            \
+                         (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c, ic_abi_##D d),               \
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C, ic_abi_##D),          \
+                         (, &a, &b, &c, &d), a, b, c, d)
 #include "trampolines.def"
 #undef IC_TRAMPOLINE0
 #undef IC_TRAMPOLINE1
 #undef IC_TRAMPOLINE2
 #undef IC_TRAMPOLINE3
+#undef IC_TRAMPOLINE4
 
 typedef struct trampoline_entry {
     const char *key; /* "<return class>:<argument classes>", e.g. "i:qd" */
@@ -95,11 +133,14 @@ static const trampoline_entry table[] = {
 #define IC_TRAMPOLINE1(R, A) {#R ":" #A, (ic_imp)ic_trampoline_##R##_##A},
 #define IC_TRAMPOLINE2(R, A, B) {#R ":" #A #B, (ic_imp)ic_trampoline_##R##_##A##B},
 #define IC_TRAMPOLINE3(R, A, B, C) {#R ":" #A #B #C, (ic_imp)ic_trampoline_##R##_##A##B##C},
+#define IC_TRAMPOLINE4(R, A, B, C, D)                                                              \
+    {#R ":" #A #B #C #D, (ic_imp)ic_trampoline_##R##_##A##B##C##D},
 #include "trampolines.def"
 #undef IC_TRAMPOLINE0
 #undef IC_TRAMPOLINE1
 #undef IC_TRAMPOLINE2
 #undef IC_TRAMPOLINE3
+#undef IC_TRAMPOLINE4
 };
 
 static int compare_key(const void *key, const void *entry)
@@ -109,7 +150,7 @@ static int compare_key(const void *key, const void *entry)
 
 ic_imp ic_trampoline_for(const ic_signature *sig)
 {
-    if (!sig->is_method || sig->arg_count - 2 > 3)
+    if (!sig->is_method || sig->arg_count - 2 > 4)
         return NULL;
     char key[8];
     size_t n = 0;
@@ -121,6 +162,7 @@ ic_imp ic_trampoline_for(const ic_signature *sig)
     for (size_t i = 0; i < n; i++)
         if (key[i] == 0 || key[i] == 'D')
             return NULL; /* structs and long double take the forward path */
+    _Static_assert(sizeof key >= 2 + 4 + 1, "key holds 4 argument classes");
     const trampoline_entry *e = bsearch(key, table, sizeof table / sizeof table[0],
                                         sizeof table[0], compare_key);
     return e ? e->imp : NULL;
@@ -129,10 +171,12 @@ ic_imp ic_trampoline_for(const ic_signature *sig)
 /* dealloc: before-observers, then the original. Nothing after: the memory is gone. */
 static void dealloc_trampoline(ic_id self, ic_sel cmd)
 {
-    void *args[] = {&self, &cmd};
-    ic_hook_call call;
-    ic_imp original = ic_hook_begin(&call, self, cmd, args, 0);
-    ((void (*)(ic_id, ic_sel))original)(self, cmd);
+    ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);
+    if (slot) {
+        void *args[] = {&self, &cmd};
+        ic_hook_before(slot, args, 0);
+    }
+    ((void (*)(ic_id, ic_sel))ic_engine_original_imp(self, cmd))(self, cmd);
 }
 
 ic_imp ic_trampoline_dealloc(void) { return (ic_imp)dealloc_trampoline; }

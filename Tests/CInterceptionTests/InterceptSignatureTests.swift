@@ -69,12 +69,58 @@ extension Recorder {
 
 @Suite("Interception: every signature")
 struct InterceptSignatureTests {
-    @Test("the table has every return class crossed with arities 0 to 2, and arity 3 over i q d")
+    @Test("the table has every return class crossed with every list of up to 3 arguments, and 4 over i q")
     func tableShape() {
-        #expect(TrampolineKey.all.count == 900)
+        #expect(TrampolineKey.all.count == 5 * (1 + 4 + 16 + 64) + 5 * 16)
         #expect(TrampolineKey.all.contains { $0.key == "v:" })
         #expect(TrampolineKey.all.contains { $0.key == "d:fq" })
-        #expect(TrampolineKey.all.contains { $0.key == "C:qdi" })
+        #expect(TrampolineKey.all.contains { $0.key == "i:qdf" })
+        #expect(TrampolineKey.all.contains { $0.key == "q:iqqi" })
+        #expect(!TrampolineKey.all.contains { $0.key == "q:iqqd" })
+    }
+
+    @Test("observers that rewrite a narrow argument or result leave it extended as compilers expect")
+    func narrowValuesStayExtended() throws {
+        let setArgument: ObserverCallback = { call, _ in
+            let sig = ic_invocation_signature(call)
+            if ic_signature_argument_size(sig, 2) == 1 {
+                var x: Int8 = -5
+                ic_invocation_set_argument(call, 2, &x)
+            } else {
+                var x: UInt16 = 65_000
+                ic_invocation_set_argument(call, 2, &x)
+            }
+        }
+        let setResult: ObserverCallback = { call, _ in
+            if ic_signature_return_size(ic_invocation_signature(call)) == 1 {
+                var r: Int8 = -7
+                ic_invocation_set_return_value(call, &r)
+            } else {
+                var r: UInt16 = 65_001
+                ic_invocation_set_return_value(call, &r)
+            }
+        }
+        // The original returns the raw 32-bit register it received, and the test reads the raw
+        // 32-bit result: both show whether the rewritten byte was re-extended.
+        let raw: Int32Int32IMP = { _, _, x in x }
+        let cls = try makeClass("Narrow", methods: [("c:", imp(raw), "c@:c"), ("s:", imp(raw), "S@:S")])
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        var token: ic_observer_token = 0
+        #expect(ic_intercept_add_observer(obj, sel("c:"), IC_OBSERVE_BEFORE, setArgument, nil, nil, &token) == IC_OK)
+        #expect(ic_intercept_add_observer(obj, sel("s:"), IC_OBSERVE_BEFORE, setArgument, nil, nil, &token) == IC_OK)
+        let c = lookup(obj, "c:", as: Int32Int32IMP.self)
+        let s = lookup(obj, "s:", as: Int32Int32IMP.self)
+        #expect(c(obj, sel("c:"), 3) == -5)
+        #expect(s(obj, sel("s:"), 3) == 65_000)
+        #expect(ict_send_schar_widened(obj, sel("c:"), 3) == -5)
+        #expect(ict_send_ushort_widened(obj, sel("s:"), 3) == 65_000)
+        #expect(ic_intercept_add_observer(obj, sel("c:"), IC_OBSERVE_AFTER, setResult, nil, nil, &token) == IC_OK)
+        #expect(ic_intercept_add_observer(obj, sel("s:"), IC_OBSERVE_AFTER, setResult, nil, nil, &token) == IC_OK)
+        #expect(c(obj, sel("c:"), -100) == -7)
+        #expect(s(obj, sel("s:"), 3) == 65_001)
+        #expect(ict_send_schar_widened(obj, sel("c:"), 3) == -7)
+        #expect(ict_send_ushort_widened(obj, sel("s:"), 3) == 65_001)
     }
 
     @Test("each optimized trampoline passes arguments, keeps the result, and orders before → original → after",

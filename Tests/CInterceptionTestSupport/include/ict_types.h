@@ -47,3 +47,10 @@ const void *ict_taken(void);
 /* The keys of the runtime's optimized trampolines ("<return class>:<argument classes>", e.g.
  * "i:qd"), read from the same generated table the runtime compiles (trampolines.def). */
 const char *const *ict_trampoline_keys(size_t *count);
+
+/* Sends `sel` to `receiver` as signed char (signed char) and returns the result widened to int by
+ * the compiler, which relies on the callee's sign extension (clang does): a test that observers
+ * rewriting narrow values leave them properly extended. */
+int ict_send_schar_widened(ic_id receiver, ic_sel sel, int x);
+/* The same for unsigned short (zero extension). */
+int ict_send_ushort_widened(ic_id receiver, ic_sel sel, int x);

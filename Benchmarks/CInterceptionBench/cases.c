@@ -1,0 +1,351 @@
+/*
+ * cases.c — the C benchmark cases. Every timed loop checks each result (a wrong value makes the
+ * run fail) and every observer counts its calls (checked after the loop).
+ */
+#include <ffi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "icb.h"
+#include "targets.h"
+
+struct icb_case {
+    const char *name;
+    const char *description;
+    int (*prepare)(void);
+    double (*run)(uint64_t ops);
+};
+
+double icb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ---- shared state, set up once --------------------------------------------------------- */
+
+static ic_sel sel_add, sel_ping, sel_vec;
+static ic_class *counter_class;   /* add:, ping, vec: */
+static ic_class *forwarded_class; /* the same methods, intercepted through the forward path */
+
+static ic_id plain;              /* never intercepted */
+static ic_id other_selector;     /* intercepted for ping only */
+static ic_id optimized_none;     /* add: prepared, no observer */
+static ic_id optimized_one;      /* add: and ping with one before-observer each */
+static ic_id forwarded_none;     /* add: forced through the forward path, no observer */
+static ic_id forwarded_one;      /* add: forward path, one before-observer; vec: one after */
+
+static uint64_t observed_calls; /* incremented by the observer; read after each run */
+
+static void count_call(ic_invocation *call, void *context)
+{
+    (void)call;
+    (void)context;
+    observed_calls++;
+}
+
+static int fail(const char *what)
+{
+    fprintf(stderr, "interception-bench: %s: %s (%s)\n", what, ic_error_message(),
+            ic_status_name(ic_error_status()));
+    return -1;
+}
+
+static ic_class *make_counter_class(const char *name)
+{
+    ic_class *cls = ic_class_allocate(name, NULL, 0);
+    if (!cls || ic_class_add_method(cls, sel_add, (ic_imp)icb_add, "i@:i") ||
+        ic_class_add_method(cls, sel_ping, (ic_imp)icb_ping, "v@:") ||
+        ic_class_add_method(cls, sel_vec, (ic_imp)icb_vec, "{icb_vec3=ddd}@:d") ||
+        ic_class_register(cls))
+        return NULL;
+    return cls;
+}
+
+static int prepare_shared(void)
+{
+    if (counter_class)
+        return 0;
+    sel_add = ic_sel_register("add:");
+    sel_ping = ic_sel_register("ping");
+    sel_vec = ic_sel_register("vec:");
+    counter_class = make_counter_class("BenchCounter");
+    forwarded_class = make_counter_class("BenchForwarded");
+    if (!counter_class || !forwarded_class)
+        return fail("classes");
+    plain = ic_class_create_instance(counter_class);
+    other_selector = ic_class_create_instance(counter_class);
+    optimized_none = ic_class_create_instance(counter_class);
+    optimized_one = ic_class_create_instance(counter_class);
+    forwarded_none = ic_class_create_instance(forwarded_class);
+    forwarded_one = ic_class_create_instance(forwarded_class);
+    ic_observer_token token;
+    uint32_t forward = IC_INTERCEPT_FORCE_FORWARDING;
+    if (ic_intercept_prepare(other_selector, sel_ping) ||
+        ic_intercept_prepare(optimized_none, sel_add) ||
+        ic_intercept_add_observer(optimized_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL,
+                                  NULL, &token) ||
+        ic_intercept_add_observer(optimized_one, sel_ping, IC_OBSERVE_BEFORE, count_call, NULL,
+                                  NULL, &token) ||
+        ic_intercept_prepare_with_options(forwarded_none, sel_add, forward) ||
+        ic_intercept_prepare_with_options(forwarded_one, sel_add, forward) ||
+        ic_intercept_add_observer(forwarded_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL,
+                                  NULL, &token) ||
+        ic_intercept_add_observer(forwarded_one, sel_vec, IC_OBSERVE_AFTER, count_call, NULL,
+                                  NULL, &token))
+        return fail("interception");
+    if (ic_intercept_path_of(optimized_one, sel_add) != IC_PATH_OPTIMIZED ||
+        ic_intercept_path_of(forwarded_one, sel_add) != IC_PATH_FORWARDED ||
+        ic_intercept_path_of(forwarded_one, sel_vec) != IC_PATH_FORWARDED) {
+        fprintf(stderr, "interception-bench: unexpected interception paths\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- sends of add: ----------------------------------------------------------------------- */
+
+/* The loop every add: case shares: send, check. */
+#define ADD_LOOP(RECEIVER, OBSERVED)                                                               \
+    uint64_t bad = 0, calls_before = observed_calls;                                              \
+    double t0 = icb_now_ns();                                                                      \
+    for (uint64_t i = 0; i < ops; i++) {                                                           \
+        int x = (int)(i & 0xffffff);                                                               \
+        bad += IC_MSG(IC_FN(int, int), (RECEIVER), sel_add, x) != x + 1;                           \
+    }                                                                                              \
+    double t1 = icb_now_ns();                                                                      \
+    if ((OBSERVED) && observed_calls - calls_before != ops)                                        \
+        bad++;                                                                                     \
+    return bad ? -1 : t1 - t0;
+
+/* A function pointer the compiler cannot see through: loaded from a volatile every call. */
+static int (*volatile direct_add)(ic_id, ic_sel, int) = icb_add;
+
+static double run_direct_call(uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++) {
+        int x = (int)(i & 0xffffff);
+        int (*f)(ic_id, ic_sel, int) = direct_add;
+        bad += f(plain, sel_add, x) != x + 1;
+    }
+    double t1 = icb_now_ns();
+    return bad ? -1 : t1 - t0;
+}
+
+static double run_send_unintercepted(uint64_t ops) { ADD_LOOP(plain, false) }
+static double run_send_other_selector(uint64_t ops) { ADD_LOOP(other_selector, false) }
+static double run_optimized_0(uint64_t ops) { ADD_LOOP(optimized_none, false) }
+static double run_optimized_1(uint64_t ops) { ADD_LOOP(optimized_one, true) }
+static double run_forwarded_0(uint64_t ops) { ADD_LOOP(forwarded_none, false) }
+static double run_forwarded_1(uint64_t ops) { ADD_LOOP(forwarded_one, true) }
+
+static double run_forwarded_struct(uint64_t ops)
+{
+    uint64_t bad = 0, calls_before = observed_calls;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++) {
+        double k = (double)(i & 0xffff);
+        icb_vec3 v = IC_MSG(IC_FN(icb_vec3, double), forwarded_one, sel_vec, k);
+        bad += v.x != k || v.z != 3 * k;
+    }
+    double t1 = icb_now_ns();
+    if (observed_calls - calls_before != ops)
+        bad++;
+    return bad ? -1 : t1 - t0;
+}
+
+static double run_void_noargs(uint64_t ops)
+{
+    uint64_t calls_before = observed_calls;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++)
+        IC_MSG(IC_FN(void), optimized_one, sel_ping);
+    double t1 = icb_now_ns();
+    return observed_calls - calls_before != ops ? -1 : t1 - t0;
+}
+
+/* ---- invocation ---------------------------------------------------------------------------- */
+
+static ic_invocation *invocation;
+
+static int prepare_invocation(void)
+{
+    if (prepare_shared())
+        return -1;
+    if (!invocation) {
+        invocation = ic_invocation_create(ic_signature_parse("i@:i"));
+        if (!invocation)
+            return fail("invocation");
+        ic_invocation_set_target(invocation, plain);
+        ic_invocation_set_selector(invocation, sel_add);
+    }
+    return 0;
+}
+
+static double run_invocation_invoke(uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++) {
+        int x = (int)(i & 0xffffff), r;
+        ic_invocation_set_argument(invocation, 2, &x);
+        ic_invocation_invoke(invocation);
+        ic_invocation_get_return_value(invocation, &r);
+        bad += r != x + 1;
+    }
+    double t1 = icb_now_ns();
+    return bad ? -1 : t1 - t0;
+}
+
+/* ---- libffi's own floor: closure entry, reading the arguments, ffi_call ------------------ */
+
+static ffi_cif floor_cif;
+static ffi_type *floor_args[3];
+static ffi_closure *floor_closure;
+static int (*floor_entry)(ic_id, ic_sel, int);
+
+static void floor_handler(ffi_cif *cif, void *ret, void **args, void *user_data)
+{
+    (void)user_data;
+    /* Read the arguments as any interception must (receiver and selector to find observers). */
+    ic_id self = *(ic_id *)args[0];
+    ic_sel cmd = *(ic_sel *)args[1];
+    __asm__ volatile("" : : "r"(self), "r"(cmd));
+    ffi_call(cif, (void (*)(void))icb_add, ret, args);
+}
+
+static int prepare_libffi_floor(void)
+{
+    if (prepare_shared())
+        return -1;
+    if (floor_closure)
+        return 0;
+    floor_args[0] = &ffi_type_pointer;
+    floor_args[1] = &ffi_type_pointer;
+    floor_args[2] = &ffi_type_sint;
+    void *code;
+    floor_closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
+    if (!floor_closure ||
+        ffi_prep_cif(&floor_cif, FFI_DEFAULT_ABI, 3, &ffi_type_sint, floor_args) != FFI_OK ||
+        ffi_prep_closure_loc(floor_closure, &floor_cif, floor_handler, NULL, code) != FFI_OK) {
+        fprintf(stderr, "interception-bench: libffi closure\n");
+        return -1;
+    }
+    floor_entry = (int (*)(ic_id, ic_sel, int))code;
+    return 0;
+}
+
+static double run_libffi_floor(uint64_t ops)
+{
+    uint64_t bad = 0;
+    int (*volatile entry)(ic_id, ic_sel, int) = floor_entry;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++) {
+        int x = (int)(i & 0xffffff);
+        bad += entry(plain, sel_add, x) != x + 1;
+    }
+    double t1 = icb_now_ns();
+    return bad ? -1 : t1 - t0;
+}
+
+/* ---- the cost of intercepting ------------------------------------------------------------- */
+
+static unsigned class_serial;
+
+/* First instance of a class: includes making the interception subclass and its method. The
+ * classes and instances are made before the clock starts. */
+static double run_intercept_first(uint64_t ops)
+{
+    ic_id *objects = malloc(ops * sizeof *objects);
+    for (uint64_t i = 0; i < ops; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "BenchFirst%u", class_serial++);
+        ic_class *cls = make_counter_class(name);
+        objects[i] = cls ? ic_class_create_instance(cls) : NULL;
+        if (!objects[i])
+            return -1;
+    }
+    uint64_t bad = 0;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++)
+        bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
+    double t1 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++)
+        ic_release(objects[i]);
+    free(objects);
+    return bad ? -1 : t1 - t0;
+}
+
+/* A further instance of an already prepared class. */
+static double run_intercept_next(uint64_t ops)
+{
+    ic_id *objects = malloc(ops * sizeof *objects);
+    for (uint64_t i = 0; i < ops; i++)
+        if (!(objects[i] = ic_class_create_instance(counter_class)))
+            return -1;
+    uint64_t bad = 0;
+    double t0 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++)
+        bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
+    double t1 = icb_now_ns();
+    for (uint64_t i = 0; i < ops; i++)
+        ic_release(objects[i]);
+    free(objects);
+    return bad ? -1 : t1 - t0;
+}
+
+/* ---- the table ----------------------------------------------------------------------------- */
+
+static const icb_case cases[] = {
+    {"direct_call", "C function int add(obj, sel, int) through a function pointer",
+     prepare_shared, run_direct_call},
+    {"send_unintercepted", "IC_MSG add: to an object never intercepted", prepare_shared,
+     run_send_unintercepted},
+    {"send_intercepted_other_selector", "add: to an object intercepted for another selector",
+     prepare_shared, run_send_other_selector},
+    {"optimized_0_observers", "add: intercepted (typed trampoline), no observer", prepare_shared,
+     run_optimized_0},
+    {"optimized_1_observer", "add: intercepted (typed trampoline), one C observer",
+     prepare_shared, run_optimized_1},
+    {"forwarded_0_observers", "add: forced through the libffi forward path, no observer",
+     prepare_shared, run_forwarded_0},
+    {"forwarded_1_observer", "add: forced through the libffi forward path, one C observer",
+     prepare_shared, run_forwarded_1},
+    {"forwarded_struct_return", "vec: returning a 24-byte struct, forward path, one observer",
+     prepare_shared, run_forwarded_struct},
+    {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer",
+     prepare_shared, run_void_noargs},
+    {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",
+     prepare_invocation, run_invocation_invoke},
+    {"libffi_floor", "raw libffi closure reading its arguments and ffi_call-ing add",
+     prepare_libffi_floor, run_libffi_floor},
+    {"intercept_first_instance", "ic_intercept_prepare on the first instance of a class",
+     prepare_shared, run_intercept_first},
+    {"intercept_next_instance", "ic_intercept_prepare on a further instance of a class",
+     prepare_shared, run_intercept_next},
+};
+
+size_t icb_case_count(void) { return sizeof cases / sizeof cases[0]; }
+
+const icb_case *icb_case_at(size_t i) { return i < icb_case_count() ? &cases[i] : NULL; }
+
+const icb_case *icb_case_named(const char *name)
+{
+    for (size_t i = 0; i < icb_case_count(); i++)
+        if (strcmp(cases[i].name, name) == 0)
+            return &cases[i];
+    return NULL;
+}
+
+const char *icb_case_name(const icb_case *c) { return c->name; }
+
+const char *icb_case_description(const icb_case *c) { return c->description; }
+
+int icb_case_prepare(const icb_case *c) { return c->prepare(); }
+
+double icb_case_run(const icb_case *c, uint64_t ops) { return c->run(ops); }

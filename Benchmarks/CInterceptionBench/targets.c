@@ -1,0 +1,28 @@
+/*
+ * targets.c — the methods the benchmark calls, in their own translation unit and never inlined,
+ * so every case pays a real call to the same code.
+ */
+#include "targets.h"
+
+__attribute__((noinline)) int icb_add(ic_id self, ic_sel cmd, int x)
+{
+    (void)self;
+    (void)cmd;
+    __asm__ volatile("" ::: "memory");
+    return x + 1;
+}
+
+__attribute__((noinline)) void icb_ping(ic_id self, ic_sel cmd)
+{
+    (void)self;
+    (void)cmd;
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) icb_vec3 icb_vec(ic_id self, ic_sel cmd, double k)
+{
+    (void)self;
+    (void)cmd;
+    __asm__ volatile("" ::: "memory");
+    return (icb_vec3){k, 2 * k, 3 * k};
+}

@@ -1,0 +1,185 @@
+// interception-bench: every path measured in one process, as ns/op medians of repetitions,
+// with ratios to the direct call and to an unintercepted send taken within the same run, and
+// heap allocations per operation counted by an interposed allocator.
+//
+//   swift run -c release interception-bench [--quick] [--json FILE] [--filter SUBSTRING]
+//
+// Hot loops live in the language whose path they measure: C paths in CInterceptionBench
+// (cases.c), Swift paths in this target. Each loop checks its results; a wrong result fails the
+// run. Nothing here asserts on time.
+import CInterceptionBench
+import Foundation
+
+struct Options {
+    var quick = false
+    var jsonPath: String?
+    var filter: String?
+
+    init(_ arguments: [String]) {
+        var it = arguments.dropFirst().makeIterator()
+        while let argument = it.next() {
+            switch argument {
+            case "--quick": quick = true
+            case "--json": jsonPath = it.next()
+            case "--filter": filter = it.next()
+            case "--help", "-h":
+                print("usage: interception-bench [--quick] [--json FILE] [--filter SUBSTRING]")
+                exit(0)
+            default:
+                FileHandle.standardError.write("unknown argument \(argument)\n".data(using: .utf8)!)
+                exit(2)
+            }
+        }
+    }
+}
+
+/// How many operations one repetition of a case runs, and how many repetitions.
+struct Plan {
+    var ops: UInt64
+    var reps: Int
+}
+
+/// A benchmark case: a name, and a way to run `ops` operations returning elapsed ns (negative
+/// when a result was wrong).
+struct BenchCase {
+    var name: String
+    var description: String
+    /// Relative weight: cases whose operations are expensive run fewer of them.
+    var scale: Double = 1
+    var prepare: () -> Bool
+    var run: (UInt64) -> Double
+}
+
+struct Result {
+    var name: String
+    var median: Double
+    var min: Double
+    var max: Double
+    var reps: Int
+    var ops: UInt64
+    var allocsPerOp: Double
+    var bytesPerOp: Double
+}
+
+func cCases() -> [BenchCase] {
+    (0..<icb_case_count()).map { i in
+        let c = icb_case_at(i)!
+        let name = String(cString: icb_case_name(c))
+        let expensive = name.hasPrefix("intercept_")
+        return BenchCase(
+            name: name, description: String(cString: icb_case_description(c)),
+            scale: expensive ? 0.001 : 1,
+            prepare: { icb_case_prepare(c) == 0 },
+            run: { icb_case_run(c, $0) })
+    }
+}
+
+func measure(_ bench: BenchCase, quick: Bool) -> Result? {
+    guard bench.prepare() else { return nil }
+    let baseOps: Double = quick ? 20_000 : 2_000_000
+    let ops = UInt64(max(10, baseOps * bench.scale))
+    let reps = quick ? 3 : 15
+    // Warm up: fill caches, create lazily built state.
+    guard bench.run(ops / 4 + 1) >= 0 else { return nil }
+    var times: [Double] = []
+    let allocationsBefore = icb_allocation_count()
+    let bytesBefore = icb_allocated_bytes()
+    for _ in 0..<reps {
+        let ns = bench.run(ops)
+        guard ns >= 0 else { return nil }
+        times.append(ns / Double(ops))
+    }
+    let totalOps = Double(ops) * Double(reps)
+    let allocations = Double(icb_allocation_count() - allocationsBefore) / totalOps
+    let bytes = Double(icb_allocated_bytes() - bytesBefore) / totalOps
+    times.sort()
+    return Result(
+        name: bench.name, median: times[times.count / 2], min: times.first!, max: times.last!,
+        reps: reps, ops: ops, allocsPerOp: allocations, bytesPerOp: bytes)
+}
+
+func machineDescription() -> [String: Any] {
+    var cpu = "unknown"
+    if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+        let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+    {
+        cpu = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? cpu
+    }
+    #if DEBUG
+        let configuration = "debug"
+    #else
+        let configuration = "release"
+    #endif
+    return [
+        "name": "machine",
+        "cpu": cpu,
+        "cores": ProcessInfo.processInfo.activeProcessorCount,
+        "memory_bytes": ProcessInfo.processInfo.physicalMemory,
+        "os": ProcessInfo.processInfo.operatingSystemVersionString,
+        "build_configuration": configuration,
+        "date": ISO8601DateFormatter().string(from: Date()),
+    ]
+}
+
+func format(_ value: Double, width: Int, decimals: Int = 2) -> String {
+    let text = String(format: "%.\(decimals)f", value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let options = Options(CommandLine.arguments)
+var cases = cCases() + swiftCases()
+if let filter = options.filter {
+    // The two baselines always run: ratios are taken within one run.
+    cases = cases.filter { $0.name.contains(filter) || $0.name == "direct_call" || $0.name == "send_unintercepted" }
+}
+
+var results: [Result] = []
+var failed: [String] = []
+for bench in cases {
+    if let result = measure(bench, quick: options.quick) {
+        results.append(result)
+    } else {
+        failed.append(bench.name)
+        FileHandle.standardError.write("interception-bench: case \(bench.name) failed its checks\n".data(using: .utf8)!)
+    }
+}
+
+let direct = results.first { $0.name == "direct_call" }?.median ?? .nan
+let send = results.first { $0.name == "send_unintercepted" }?.median ?? .nan
+let machine = machineDescription()
+print("interception-bench (\(machine["build_configuration"]!), \(options.quick ? "quick" : "full")) on \(machine["cpu"]!), \(machine["cores"]!) cores")
+print(pad("case", 36) + "   ns/op      min      max  ×direct    ×send  allocs/op")
+for r in results {
+    print(
+        pad(r.name, 36) + format(r.median, width: 8) + format(r.min, width: 9) + format(r.max, width: 9)
+            + format(r.median / direct, width: 9) + format(r.median / send, width: 9)
+            + format(r.allocsPerOp, width: 11, decimals: 3))
+}
+if let next = results.first(where: { $0.name == "intercept_next_instance" }) {
+    print("memory allocated per further intercepted instance: \(Int(next.bytesPerOp)) bytes")
+}
+
+if let path = options.jsonPath {
+    var objects: [[String: Any]] = results.map {
+        [
+            "name": $0.name, "ns_per_op": $0.median, "ns_min": $0.min, "ns_max": $0.max,
+            "reps": $0.reps, "ops_per_rep": $0.ops, "allocs_per_op": $0.allocsPerOp,
+            "bytes_per_op": $0.bytesPerOp,
+        ]
+    }
+    objects.append(machine)
+    do {
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    } catch {
+        FileHandle.standardError.write("interception-bench: cannot write \(path): \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
+exit(failed.isEmpty ? 0 : 1)
