@@ -34,7 +34,8 @@ extension ObserverType {
 
     /// Returns an observer that transforms the elements it receives with `transform` and forwards
     /// them to this observer. An error thrown by `transform` is forwarded as an `error` event.
-    public func mapObserver<Result>(_ transform: @escaping (Result) throws -> Element) -> AnyObserver<Result> {
+    public func mapObserver<Result>(_ transform: @escaping (Result) throws -> Element) -> AnyObserver<Result>
+    {
         AnyObserver { event in
             self.on(event.map(transform))
         }

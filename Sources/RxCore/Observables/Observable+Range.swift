@@ -13,7 +13,8 @@ extension ObservableType where Element: RxAbstractInteger {
     }
 }
 
-private final class RangeSink<Observer: ObserverType>: Sink<Observer> where Observer.Element: RxAbstractInteger {
+private final class RangeSink<Observer: ObserverType>: Sink<Observer>
+where Observer.Element: RxAbstractInteger {
     typealias Element = Observer.Element
 
     func run(start: Element, count: Element, scheduler: ImmediateSchedulerType) -> Disposable {

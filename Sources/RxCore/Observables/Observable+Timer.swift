@@ -6,14 +6,17 @@ extension ObservableType where Element: RxAbstractInteger {
 
     /// A sequence that emits 0 after `dueTime` on `scheduler`; then, if `period` is given, 1, 2, …
     /// every `period`, otherwise it completes.
-    public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType)
+    public static func timer(
+        _ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType
+    )
         -> Observable<Element>
     {
         TimerProducer(dueTime: dueTime, period: period, scheduler: scheduler)
     }
 }
 
-private final class TimerSink<Observer: ObserverType>: Sink<Observer> where Observer.Element: RxAbstractInteger {
+private final class TimerSink<Observer: ObserverType>: Sink<Observer>
+where Observer.Element: RxAbstractInteger {
     typealias Element = Observer.Element
 
     func run(dueTime: RxTimeInterval, period: RxTimeInterval?, scheduler: SchedulerType) -> Disposable {

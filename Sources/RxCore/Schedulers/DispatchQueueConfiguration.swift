@@ -66,10 +66,12 @@ private final class PendingTimerAction<State>: @unchecked Sendable {
     }
 
     func fire() {
-        guard let (state, action) = lock.withLock({ () -> (State, (State) -> Disposable)? in
-            defer { payload = nil }
-            return payload
-        }) else { return }
+        guard
+            let (state, action) = lock.withLock({ () -> (State, (State) -> Disposable)? in
+                defer { payload = nil }
+                return payload
+            })
+        else { return }
         result.setDisposable(action(state))
     }
 
@@ -92,10 +94,12 @@ private final class PeriodicTimerAction<State>: @unchecked Sendable {
     }
 
     func tick() {
-        guard let (current, action) = lock.withLock({ () -> (State, (State) -> State)? in
-            guard let state, let action else { return nil }
-            return (state, action)
-        }) else { return }
+        guard
+            let (current, action) = lock.withLock({ () -> (State, (State) -> State)? in
+                guard let state, let action else { return nil }
+                return (state, action)
+            })
+        else { return }
         let next = action(current)
         lock.withLock {
             if self.action != nil {

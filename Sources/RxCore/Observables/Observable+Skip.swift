@@ -1,0 +1,51 @@
+extension ObservableType {
+    /// Drops the first `count` elements and emits the rest.
+    public func skip(_ count: Int) -> Observable<Element> {
+        precondition(count >= 0, "count can't be negative")
+        return SkipCount(source: asObservable(), count: count)
+    }
+}
+
+private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    // Only touched by `on`, which is never called concurrently.
+    private var remaining: Int
+
+    init(count: Int, observer: Observer, cancel: Cancelable) {
+        remaining = count
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            if remaining > 0 {
+                remaining -= 1
+            } else {
+                forwardOn(event)
+            }
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+private final class SkipCount<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let count: Int
+
+    init(source: Observable<Element>, count: Int) {
+        self.source = source
+        self.count = count
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}
