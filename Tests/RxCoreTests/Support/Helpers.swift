@@ -1,0 +1,107 @@
+import Foundation
+import RxCore
+import Synchronization
+
+/// An error for tests; errors with the same code compare equal in recorded events.
+struct TestError: Error, Equatable, CustomStringConvertible {
+    let code: Int
+
+    init(_ code: Int = 0) {
+        self.code = code
+    }
+
+    var description: String { "TestError(\(code))" }
+}
+
+/// Carries a non-`Sendable` value into `@Sendable` test closures (threads, dispatch work) whose
+/// synchronization is what the test is about.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Records the events of a subscription, from any thread, and detects overlapping delivery:
+/// `overlaps` counts events that arrived while another one was being handled.
+final class EventRecorder<Element>: ObserverType, @unchecked Sendable {
+    // Guards `recorded`.
+    private let lock = NSLock()
+    private var recorded: [Event<Element>] = []
+    private let inside = Atomic<Bool>(false)
+    private let overlapCount = Atomic<Int>(0)
+
+    func on(_ event: Event<Element>) {
+        if inside.exchange(true, ordering: .acquiringAndReleasing) {
+            overlapCount.add(1, ordering: .relaxed)
+        }
+        lock.lock()
+        recorded.append(event)
+        lock.unlock()
+        // Widen the window in which an overlapping delivery would be caught.
+        for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
+        inside.store(false, ordering: .releasing)
+    }
+
+    var events: [Event<Element>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    var elements: [Element] { events.compactMap(\.element) }
+
+    var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+
+    /// Whether the events follow `next* (error | completed)?`.
+    var grammarHolds: Bool {
+        let events = self.events
+        guard let firstStop = events.firstIndex(where: \.isStopEvent) else { return true }
+        return firstStop == events.count - 1
+    }
+}
+
+/// Subscribes to `source`, which must complete or fail synchronously, and returns its events.
+func synchronousEvents<Source: ObservableType>(of source: Source) -> [Event<Source.Element>] {
+    let recorder = EventRecorder<Source.Element>()
+    let subscription = source.subscribe(recorder)
+    subscription.dispose()
+    return recorder.events
+}
+
+/// Runs `body` on `count` threads at once and waits for all of them.
+func runConcurrently(threads count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            start.wait()
+            body(index)
+            group.leave()
+        }
+    }
+    for _ in 0..<count { start.signal() }
+    group.wait()
+}
+
+/// A thread-safe list of subscriptions to dispose at the end of a test.
+final class SubscriptionList: @unchecked Sendable {
+    // Guards `subscriptions`.
+    private let lock = NSLock()
+    private var subscriptions: [Disposable] = []
+
+    func append(_ subscription: Disposable) {
+        lock.lock()
+        subscriptions.append(subscription)
+        lock.unlock()
+    }
+
+    func disposeAll() {
+        lock.lock()
+        let all = subscriptions
+        subscriptions = []
+        lock.unlock()
+        for subscription in all {
+            subscription.dispose()
+        }
+    }
+}
