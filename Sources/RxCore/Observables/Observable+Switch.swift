@@ -67,7 +67,7 @@ where Observer.Element == Inner.Element {
             let subscription = SingleAssignmentDisposable()
             innerSubscription.disposable = subscription
             subscription.setDisposable(
-                inner.asObservable().subscribe(SwitchInnerObserver(parent: self, id: id)))
+                inner.asObservable().subscribe(SwitchInnerObserver(parent: self, id: id, subscription: subscription)))
         case .error(let error):
             lock.withLock {
                 forwardOn(.error(error))
@@ -85,7 +85,11 @@ where Observer.Element == Inner.Element {
         }
     }
 
-    fileprivate func innerOn(_ event: Event<Observer.Element>, id: Int) {
+    fileprivate func innerOn(_ event: Event<Observer.Element>, id: Int, subscription: Disposable) {
+        if event.isStopEvent {
+            // A terminated inner sequence is unsubscribed at once, even if it is not the latest.
+            subscription.dispose()
+        }
         lock.withLock {
             guard id == latest else { return }
             switch event {
@@ -113,9 +117,10 @@ where Observer.Element == Inner.Element {
 
     let parent: SwitchSink<SourceElement, Inner, Observer>
     let id: Int
+    let subscription: Disposable
 
     func on(_ event: Event<Element>) {
-        parent.innerOn(event, id: id)
+        parent.innerOn(event, id: id, subscription: subscription)
     }
 }
 
