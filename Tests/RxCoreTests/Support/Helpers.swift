@@ -67,20 +67,13 @@ func synchronousEvents<Source: ObservableType>(of source: Source) -> [Event<Sour
     return recorder.events
 }
 
-/// Runs `body` on `count` threads at once and waits for all of them.
+/// Runs `body(0)`, …, `body(count - 1)` in parallel on Dispatch's worker threads and the calling
+/// thread, and returns when all have finished. (`concurrentPerform` does not keep `body`, so
+/// nothing it captured outlives this call, which the resource check relies on.)
 func runConcurrently(threads count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        group.enter()
-        Thread.detachNewThread {
-            start.wait()
-            body(index)
-            group.leave()
-        }
+    DispatchQueue.concurrentPerform(iterations: count) { index in
+        body(index)
     }
-    for _ in 0..<count { start.signal() }
-    group.wait()
 }
 
 /// A thread-safe list of subscriptions to dispose at the end of a test.
