@@ -98,3 +98,22 @@ final class SubscriptionList: @unchecked Sendable {
         }
     }
 }
+
+/// A list that threads can append to.
+final class LockedList<Item>: @unchecked Sendable {
+    // Guards `storage`.
+    private let lock = NSLock()
+    private var storage: [Item] = []
+
+    func append(_ item: Item) {
+        lock.lock()
+        storage.append(item)
+        lock.unlock()
+    }
+
+    var items: [Item] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
