@@ -21,7 +21,8 @@ struct DispatchQueueConfiguration: Sendable {
     func scheduleRelative<State>(
         _ state: State, dueTime: RxTimeInterval, action: @escaping (State) -> Disposable
     ) -> Disposable {
-        let pending = PendingTimerAction(state: state, action: action)
+        let result = SingleAssignmentDisposable()
+        let pending = PendingTimerAction(state: state, action: action, result: result)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + dueTime, leeway: leeway)
         timer.setEventHandler {
@@ -32,6 +33,7 @@ struct DispatchQueueConfiguration: Sendable {
         return Disposables.create {
             pending.dispose()
             timer.cancel()
+            result.dispose()
         }
     }
 
@@ -53,31 +55,29 @@ struct DispatchQueueConfiguration: Sendable {
     }
 }
 
-/// The work of a one-shot timer. `payload` (state and action) is taken under `lock` either by the
-/// timer handler or by disposal, so it runs at most once and is released synchronously on
-/// dispose rather than whenever Dispatch releases the handler.
+/// The work of a one-shot timer. `payload` (state, action, and the disposable that receives the
+/// action's result) is taken under `lock` either by the timer handler or by disposal, so the
+/// action runs at most once, and nothing of it stays referenced by the timer's handler (which
+/// Dispatch releases asynchronously after cancellation) once it has run or was disposed.
 private final class PendingTimerAction<State>: @unchecked Sendable {
     private let lock = RxLock()
-    private var payload: (State, (State) -> Disposable)?
-    private let result = SingleAssignmentDisposable()
+    private var payload: (State, (State) -> Disposable, SingleAssignmentDisposable)?
 
-    init(state: State, action: @escaping (State) -> Disposable) {
-        payload = (state, action)
+    init(state: State, action: @escaping (State) -> Disposable, result: SingleAssignmentDisposable) {
+        payload = (state, action, result)
     }
 
     func fire() {
-        guard
-            let (state, action) = lock.withLock({ () -> (State, (State) -> Disposable)? in
-                defer { payload = nil }
-                return payload
-            })
-        else { return }
+        guard let (state, action, result) = lock.withLock({ () -> (State, (State) -> Disposable, SingleAssignmentDisposable)? in
+            defer { payload = nil }
+            return payload
+        }) else { return }
+        if result.isDisposed { return }
         result.setDisposable(action(state))
     }
 
     func dispose() {
         lock.withLock { payload = nil }
-        result.dispose()
     }
 }
 

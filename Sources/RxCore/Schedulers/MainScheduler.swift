@@ -24,25 +24,38 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     /// A main-queue scheduler that always dispatches asynchronously.
     public static let asyncInstance = SerialDispatchQueueScheduler(serialQueue: DispatchQueue.main)
 
-    /// Stops the program if not called on the main thread.
+    /// Stops the program if not called on the main queue.
     public static func ensureExecutingOnScheduler(errorMessage: String? = nil) {
         precondition(
-            Thread.isMainThread,
+            isOnMainQueue,
             errorMessage
                 ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread."
         )
     }
 
-    /// Stops the program if not called on the main thread.
+    /// Stops the program if not called on the main queue.
     public static func ensureRunningOnMainThread(errorMessage: String? = nil) {
-        precondition(Thread.isMainThread, errorMessage ?? "Running on background thread.")
+        precondition(isOnMainQueue, errorMessage ?? "Running on background thread.")
     }
+
+    /// Whether the caller runs on the main queue. Checked with a queue-specific key rather than
+    /// `Thread.isMainThread`, because on Linux the main queue may be drained by a thread that is
+    /// not the process's main thread (for example by the concurrency runtime's main executor).
+    static var isOnMainQueue: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    }
+
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 
     override func scheduleInternal<StateType>(
         _ state: StateType, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         let previous = numberEnqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-        if Thread.isMainThread && previous == 0 {
+        if Self.isOnMainQueue && previous == 0 {
             let disposable = action(state)
             numberEnqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             return disposable

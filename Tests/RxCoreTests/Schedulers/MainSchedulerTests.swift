@@ -1,0 +1,30 @@
+import Dispatch
+import Foundation
+import RxCore
+import Testing
+
+extension RxCoreTests {
+    @Suite("MainScheduler")
+    struct MainSchedulerTests {
+        @Test("The main scheduler runs work scheduled from a background thread on the main queue", .timeLimit(.minutes(1)))
+        func runsOnMainQueue() async {
+            let key = DispatchSpecificKey<Int>()
+            DispatchQueue.main.setSpecific(key: key, value: 1)
+            let ranOnMain = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let resume = Unchecked(continuation)
+                DispatchQueue.global().async {
+                    _ = MainScheduler.instance.schedule(()) { _ in
+                        resume.value.resume(returning: DispatchQueue.getSpecific(key: key) == 1)
+                        return Disposables.create()
+                    }
+                }
+            }
+            // Let the main queue finish (and release) the scheduled block before the resource check.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resume = Unchecked(continuation)
+                DispatchQueue.main.async { resume.value.resume() }
+            }
+            #expect(ranOnMain)
+        }
+    }
+}
