@@ -67,7 +67,8 @@ where Observer.Element == Inner.Element {
             let subscription = SingleAssignmentDisposable()
             innerSubscription.disposable = subscription
             subscription.setDisposable(
-                inner.asObservable().subscribe(SwitchInnerObserver(parent: self, id: id, subscription: subscription)))
+                inner.asObservable().subscribe(
+                    SwitchInnerObserver(parent: self, id: id, subscription: subscription)))
         case .error(let error):
             lock.withLock {
                 forwardOn(.error(error))

@@ -68,10 +68,13 @@ private final class PendingTimerAction<State>: @unchecked Sendable {
     }
 
     func fire() {
-        guard let (state, action, result) = lock.withLock({ () -> (State, (State) -> Disposable, SingleAssignmentDisposable)? in
-            defer { payload = nil }
-            return payload
-        }) else { return }
+        guard
+            let (state, action, result) = lock.withLock({
+                () -> (State, (State) -> Disposable, SingleAssignmentDisposable)? in
+                defer { payload = nil }
+                return payload
+            })
+        else { return }
         if result.isDisposed { return }
         result.setDisposable(action(state))
     }

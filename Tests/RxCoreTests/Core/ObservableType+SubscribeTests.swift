@@ -30,7 +30,8 @@ extension RxCoreTests {
             let subject = PublishSubject<Int>()
             var received: [Int] = []
             var disposedCount = 0
-            let subscription = subject.subscribe(onNext: { received.append($0) }, onDisposed: { disposedCount += 1 })
+            let subscription = subject.subscribe(
+                onNext: { received.append($0) }, onDisposed: { disposedCount += 1 })
             subject.onNext(1)
             subscription.dispose()
             subscription.dispose()
@@ -54,7 +55,8 @@ extension RxCoreTests {
             }
             let owner = Owner()
             let subject = PublishSubject<Int>()
-            let subscription = subject.subscribe(with: owner, onNext: { owner, value in owner.values.append(value) })
+            let subscription = subject.subscribe(
+                with: owner, onNext: { owner, value in owner.values.append(value) })
             subject.onNext(1)
             subject.onNext(2)
             #expect(owner.values == [1, 2])

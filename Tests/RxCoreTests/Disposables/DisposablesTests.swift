@@ -18,7 +18,8 @@ extension RxCoreTests {
         @Test("Disposables created from several disposables dispose all of them")
         func groupsDisposeAll() {
             var log: [Int] = []
-            let two = Disposables.create(Disposables.create { log.append(1) }, Disposables.create { log.append(2) })
+            let two = Disposables.create(
+                Disposables.create { log.append(1) }, Disposables.create { log.append(2) })
             two.dispose()
             let three = Disposables.create(
                 Disposables.create { log.append(3) }, Disposables.create { log.append(4) },

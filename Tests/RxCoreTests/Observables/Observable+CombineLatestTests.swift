@@ -21,7 +21,9 @@ extension RxCoreTests {
             let first = BehaviorSubject(value: 1)
             let second = BehaviorSubject(value: "x")
             var received: [String] = []
-            let subscription = Observable.combineLatest(first, second).subscribe(onNext: { received.append("\($0)-\($1)") })
+            let subscription = Observable.combineLatest(first, second).subscribe(onNext: {
+                received.append("\($0)-\($1)")
+            })
             first.onNext(2)
             second.onNext("y")
             #expect(received == ["1-x", "2-x", "2-y"])
@@ -41,7 +43,8 @@ extension RxCoreTests {
         @Test("CombineLatest of a collection emits arrays or the result of a selector")
         func collections() {
             let sources = [Observable.just(1), Observable.just(2), Observable.just(3)]
-            #expect(synchronousEvents(of: Observable.combineLatest(sources)) == [.next([1, 2, 3]), .completed])
+            #expect(
+                synchronousEvents(of: Observable.combineLatest(sources)) == [.next([1, 2, 3]), .completed])
             #expect(
                 synchronousEvents(of: Observable.combineLatest(sources) { $0.reduce(0, +) })
                     == [.next(6), .completed])

@@ -12,7 +12,8 @@ extension RxCoreTests {
 
         @Test("An error thrown by the compactMap transform terminates the sequence")
         func thrownErrorTerminates() {
-            let events = synchronousEvents(of: Observable.of(1, 2).compactMap { _ -> Int? in throw TestError(1) })
+            let events = synchronousEvents(
+                of: Observable.of(1, 2).compactMap { _ -> Int? in throw TestError(1) })
             #expect(events == [.error(TestError(1))])
         }
     }

@@ -21,7 +21,8 @@ extension RxCoreTests {
 
         @Test("ConcatMap over synchronous sources keeps each inner sequence together")
         func synchronousOrder() {
-            let events = synchronousEvents(of: Observable.of(1, 2, 3).concatMap { Observable.of($0, $0 * 10) })
+            let events = synchronousEvents(
+                of: Observable.of(1, 2, 3).concatMap { Observable.of($0, $0 * 10) })
             #expect(events == [.next(1), .next(10), .next(2), .next(20), .next(3), .next(30), .completed])
         }
     }

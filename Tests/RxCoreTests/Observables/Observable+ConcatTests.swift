@@ -18,7 +18,9 @@ extension RxCoreTests {
             let scheduler = TestScheduler(initialClock: 0)
             let first = scheduler.createColdObservable([.next(10, 1), .completed(20)])
             let second = scheduler.createColdObservable([.next(10, 2), .completed(20)])
-            let observer = scheduler.start { Observable.concat([first.asObservable(), second.asObservable()]) }
+            let observer = scheduler.start {
+                Observable.concat([first.asObservable(), second.asObservable()])
+            }
             #expect(observer.events == [.next(210, 1), .next(230, 2), .completed(240)])
             #expect(first.subscriptions == [Subscription(200, 220)])
             #expect(second.subscriptions == [Subscription(220, 240)])

@@ -15,12 +15,14 @@ extension RxCoreTests {
                 onSubscribe: { log.append("onSubscribe") },
                 onSubscribed: { log.append("onSubscribed") },
                 onDispose: { log.append("onDispose") })
-            let subscription = source.subscribe(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+            let subscription = source.subscribe(
+                onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
             subscription.dispose()
             #expect(
                 log == [
                     // `of` emits from the trampoline, after the subscription call has returned.
-                    "onSubscribe", "onSubscribed", "onNext 1", "next 1", "afterNext 1", "onCompleted", "completed",
+                    "onSubscribe", "onSubscribed", "onNext 1", "next 1", "afterNext 1", "onCompleted",
+                    "completed",
                     "afterCompleted", "onDispose",
                 ])
         }

@@ -19,7 +19,8 @@ extension RxCoreTests {
             let queue = DispatchQueue(label: "observe-on-test")
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
-            let scheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "observe-on-serial")
+            let scheduler = SerialDispatchQueueScheduler(
+                queue: queue, internalSerialQueueName: "observe-on-serial")
             let done = DispatchSemaphore(value: 0)
             let onQueue = Unchecked(LockedList<Bool>())
             let values = Unchecked(LockedList<Int>())

@@ -25,7 +25,9 @@ extension RxCoreTests {
                     .next(210, 1), .next(230, 1), .next(250, 1), .error(260, TestError(1)),
                 ])
             #expect(
-                source.subscriptions == [Subscription(200, 220), Subscription(220, 240), Subscription(240, 260)])
+                source.subscriptions == [
+                    Subscription(200, 220), Subscription(220, 240), Subscription(240, 260),
+                ])
         }
 
         @Test("Retry of a synchronously failing source does not grow the stack")

@@ -6,7 +6,8 @@ extension RxCoreTests {
     struct SequenceTests {
         @Test("Of and from emit their elements in order and complete")
         func emitInOrder() {
-            #expect(synchronousEvents(of: Observable.of(1, 2, 3)) == [.next(1), .next(2), .next(3), .completed])
+            #expect(
+                synchronousEvents(of: Observable.of(1, 2, 3)) == [.next(1), .next(2), .next(3), .completed])
             #expect(synchronousEvents(of: Observable.from([4, 5])) == [.next(4), .next(5), .completed])
             #expect(synchronousEvents(of: Observable.from(1...2)) == [.next(1), .next(2), .completed])
             #expect(synchronousEvents(of: Observable.from(optional: 7)) == [.next(7), .completed])

@@ -23,7 +23,9 @@ extension RxCoreTests {
             #expect(source.subscriptions == [Subscription(200, 240)])
         }
 
-        @Test("Share with replay and whileConnected replays within a connection and starts afresh after it ends")
+        @Test(
+            "Share with replay and whileConnected replays within a connection and starts afresh after it ends"
+        )
         func whileConnectedResets() {
             let scheduler = TestScheduler(initialClock: 0)
             let source = scheduler.createColdObservable([.next(10, 1), .next(20, 2)])
@@ -61,7 +63,8 @@ extension RxCoreTests {
             #expect(source.subscriptions == [Subscription(200, 230), Subscription(300, 400)])
         }
 
-        @Test("A shared sequence that completes is subscribed again by the next subscriber with whileConnected")
+        @Test(
+            "A shared sequence that completes is subscribed again by the next subscriber with whileConnected")
         func completedSourceIsResubscribed() {
             var subscriptions = 0
             let source = Observable<Int>.deferred {

@@ -6,7 +6,8 @@ extension RxCoreTests {
     struct SkipTests {
         @Test("Skip drops the first n elements")
         func dropsFirstElements() {
-            #expect(synchronousEvents(of: Observable.of(1, 2, 3, 4).skip(2)) == [.next(3), .next(4), .completed])
+            #expect(
+                synchronousEvents(of: Observable.of(1, 2, 3, 4).skip(2)) == [.next(3), .next(4), .completed])
             #expect(synchronousEvents(of: Observable.of(1, 2).skip(5)) == [.completed])
             #expect(synchronousEvents(of: Observable.of(1).skip(0)) == [.next(1), .completed])
         }

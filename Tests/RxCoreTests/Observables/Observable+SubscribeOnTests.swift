@@ -19,7 +19,8 @@ extension RxCoreTests {
             let queue = DispatchQueue(label: "subscribe-on-test")
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
-            let scheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "subscribe-on-serial")
+            let scheduler = SerialDispatchQueueScheduler(
+                queue: queue, internalSerialQueueName: "subscribe-on-serial")
             let done = DispatchSemaphore(value: 0)
             let subscribedOnQueue = Unchecked(LockedList<Bool>())
             let source = Observable<Int>.create { observer in

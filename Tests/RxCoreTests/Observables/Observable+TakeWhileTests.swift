@@ -7,7 +7,8 @@ extension RxCoreTests {
         @Test("Take while emits elements while the predicate holds, then completes")
         func takesWhilePredicateHolds() {
             let source = Observable.of(1, 2, 5, 1)
-            #expect(synchronousEvents(of: source.take(while: { $0 < 3 })) == [.next(1), .next(2), .completed])
+            #expect(
+                synchronousEvents(of: source.take(while: { $0 < 3 })) == [.next(1), .next(2), .completed])
             #expect(
                 synchronousEvents(of: source.take(while: { $0 < 3 }, behavior: .inclusive))
                     == [.next(1), .next(2), .next(5), .completed])

@@ -4,7 +4,9 @@ import Testing
 extension RxCoreTests {
     @Suite("throttle")
     struct ThrottleTests {
-        @Test("Throttle with latest emits the first element at once and the latest one at the end of the window")
+        @Test(
+            "Throttle with latest emits the first element at once and the latest one at the end of the window"
+        )
         func latestEmitsAtWindowEnd() {
             let scheduler = TestScheduler(initialClock: 0)
             let source = scheduler.createHotObservable([
@@ -20,7 +22,9 @@ extension RxCoreTests {
             let source = scheduler.createHotObservable([
                 .next(210, 1), .next(215, 2), .next(220, 3), .next(235, 4), .completed(300),
             ])
-            let observer = scheduler.start { source.throttle(.seconds(20), latest: false, scheduler: scheduler) }
+            let observer = scheduler.start {
+                source.throttle(.seconds(20), latest: false, scheduler: scheduler)
+            }
             #expect(observer.events == [.next(210, 1), .next(235, 4), .completed(300)])
         }
 

@@ -7,7 +7,9 @@ extension RxCoreTests {
         @Test("Interval emits increasing integers every period")
         func intervalTicks() {
             let scheduler = TestScheduler(initialClock: 0)
-            let observer = scheduler.start(disposed: 245) { Observable<Int>.interval(.seconds(10), scheduler: scheduler) }
+            let observer = scheduler.start(disposed: 245) {
+                Observable<Int>.interval(.seconds(10), scheduler: scheduler)
+            }
             #expect(observer.events == [.next(210, 0), .next(220, 1), .next(230, 2), .next(240, 3)])
         }
 

@@ -36,7 +36,8 @@ extension RxCoreTests {
             #expect(!ran)
         }
 
-        @Test("An event sent re-entrantly from a subscription to a synchronous source is queued, not recursed")
+        @Test(
+            "An event sent re-entrantly from a subscription to a synchronous source is queued, not recursed")
         func reentrantSubscriptionIsQueued() {
             var log: [String] = []
             let subscription = Observable.of(1, 2).subscribe(onNext: { value in

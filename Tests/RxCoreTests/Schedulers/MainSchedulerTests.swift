@@ -6,11 +6,14 @@ import Testing
 extension RxCoreTests {
     @Suite("MainScheduler")
     struct MainSchedulerTests {
-        @Test("The main scheduler runs work scheduled from a background thread on the main queue", .timeLimit(.minutes(1)))
+        @Test(
+            "The main scheduler runs work scheduled from a background thread on the main queue",
+            .timeLimit(.minutes(1)))
         func runsOnMainQueue() async {
             let key = DispatchSpecificKey<Int>()
             DispatchQueue.main.setSpecific(key: key, value: 1)
-            let ranOnMain = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let ranOnMain = await withCheckedContinuation {
+                (continuation: CheckedContinuation<Bool, Never>) in
                 let resume = Unchecked(continuation)
                 DispatchQueue.global().async {
                     _ = MainScheduler.instance.schedule(()) { _ in

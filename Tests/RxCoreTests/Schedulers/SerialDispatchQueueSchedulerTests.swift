@@ -43,7 +43,9 @@ extension RxCoreTests {
             fired.wait()
             let ticks = LockedList<Int>()
             let threeTicks = DispatchSemaphore(value: 0)
-            let periodic = scheduler.schedulePeriodic(0, startAfter: .milliseconds(1), period: .milliseconds(1)) { state in
+            let periodic = scheduler.schedulePeriodic(
+                0, startAfter: .milliseconds(1), period: .milliseconds(1)
+            ) { state in
                 ticks.append(state)
                 if state == 2 { threeTicks.signal() }
                 return state + 1

@@ -37,7 +37,9 @@ extension RxCoreTests {
             subscription.dispose()
         }
 
-        @Test("Elements sent to an async subject from several threads yield one final element and one completion")
+        @Test(
+            "Elements sent to an async subject from several threads yield one final element and one completion"
+        )
         func concurrentSendersKeepGrammar() {
             let subject = AsyncSubject<Int>()
             let recorder = EventRecorder<Int>()

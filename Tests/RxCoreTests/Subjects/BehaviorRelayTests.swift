@@ -16,7 +16,9 @@ extension RxCoreTests {
             subscription.dispose()
         }
 
-        @Test("Elements accepted by a behavior relay from several threads are delivered one at a time and the last is its value")
+        @Test(
+            "Elements accepted by a behavior relay from several threads are delivered one at a time and the last is its value"
+        )
         func concurrentAcceptsDoNotOverlap() {
             let relay = BehaviorRelay(value: 0)
             let recorder = EventRecorder<Int>()

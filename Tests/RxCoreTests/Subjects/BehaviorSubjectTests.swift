@@ -21,7 +21,9 @@ extension RxCoreTests {
             secondSubscription.dispose()
         }
 
-        @Test("After completion a behavior subject gives new subscribers only the completion, and keeps its value")
+        @Test(
+            "After completion a behavior subject gives new subscribers only the completion, and keeps its value"
+        )
         func completedSubjectGivesOnlyCompletion() throws {
             let subject = BehaviorSubject(value: 1)
             subject.onCompleted()
@@ -50,7 +52,9 @@ extension RxCoreTests {
             }
         }
 
-        @Test("Events sent to a behavior subject from several threads are delivered one at a time after the replayed value")
+        @Test(
+            "Events sent to a behavior subject from several threads are delivered one at a time after the replayed value"
+        )
         func concurrentSendersDoNotOverlap() {
             let subject = BehaviorSubject(value: -1)
             let recorder = EventRecorder<Int>()
@@ -69,7 +73,8 @@ extension RxCoreTests {
             subscription.dispose()
         }
 
-        @Test("Subscribing while other threads send still delivers the replayed value first and never overlaps")
+        @Test(
+            "Subscribing while other threads send still delivers the replayed value first and never overlaps")
         func subscribeDuringConcurrentSends() {
             let subject = BehaviorSubject(value: 0)
             let shared = Unchecked(subject)

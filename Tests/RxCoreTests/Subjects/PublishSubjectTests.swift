@@ -76,7 +76,9 @@ extension RxCoreTests {
             subscription.dispose()
         }
 
-        @Test("Events sent from several threads are delivered one at a time, all of them, and nothing after completion")
+        @Test(
+            "Events sent from several threads are delivered one at a time, all of them, and nothing after completion"
+        )
         func concurrentSendersDoNotOverlap() {
             let subject = PublishSubject<Int>()
             let recorder = EventRecorder<Int>()

@@ -19,7 +19,9 @@ struct ResourceCheck: SuiteTrait, TestTrait, TestScoping {
             let before = Resources.total
             try await function()
             let after = Resources.total
-            #expect(after == before, "Resources.total went from \(before) to \(after): a resource was not released")
+            #expect(
+                after == before,
+                "Resources.total went from \(before) to \(after): a resource was not released")
         #else
             try await function()
         #endif
