@@ -21,22 +21,38 @@ extension ObservableType {
 
     /// Forwards the elements of this sequence to the relays. The sequence must not fail.
     public func bind(to relays: PublishRelay<Element>...) -> Disposable {
-        bindRelays { element in relays.forEach { $0.accept(element) } }
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
     }
 
     /// Forwards the elements of this sequence to relays of optional elements.
     public func bind(to relays: PublishRelay<Element?>...) -> Disposable {
-        bindRelays { element in relays.forEach { $0.accept(element) } }
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
     }
 
     /// Forwards the elements of this sequence to the relays. The sequence must not fail.
     public func bind(to relays: BehaviorRelay<Element>...) -> Disposable {
-        bindRelays { element in relays.forEach { $0.accept(element) } }
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
     }
 
     /// Forwards the elements of this sequence to relays of optional elements.
     public func bind(to relays: BehaviorRelay<Element?>...) -> Disposable {
-        bindRelays { element in relays.forEach { $0.accept(element) } }
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
     }
 
     /// Calls `binder` with this sequence and returns its result.

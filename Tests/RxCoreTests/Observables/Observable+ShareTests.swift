@@ -36,9 +36,9 @@ extension RxCoreTests {
             var subscriptions: [Disposable] = []
             scheduler.scheduleAt(200) { subscriptions.append(shared.subscribe(first)) }
             scheduler.scheduleAt(225) { subscriptions.append(shared.subscribe(second)) }
-            scheduler.scheduleAt(230) { subscriptions.forEach { $0.dispose() } }
+            scheduler.scheduleAt(230) { for subscription in subscriptions { subscription.dispose() } }
             scheduler.scheduleAt(300) { subscriptions = [shared.subscribe(third)] }
-            scheduler.scheduleAt(400) { subscriptions.forEach { $0.dispose() } }
+            scheduler.scheduleAt(400) { for subscription in subscriptions { subscription.dispose() } }
             scheduler.start()
             #expect(second.events == [.next(225, 2)])
             #expect(third.events == [.next(310, 1), .next(320, 2)])

@@ -16,7 +16,7 @@ extension RxCoreTests {
             #expect(first.events == [.next(1), .next(2), .completed])
             #expect(second.events == first.events)
             #expect(optional.events == [.next(3), .completed])
-            subscriptions.forEach { $0.dispose() }
+            for subscription in subscriptions { subscription.dispose() }
         }
 
         @Test("Bind forwards the elements to relays and a relay never receives the completion")
@@ -34,7 +34,7 @@ extension RxCoreTests {
             #expect(recorder.events == [.next(1), .next(2)])
             #expect(behavior.value == 5)
             #expect(optionalBehavior.value == 6)
-            (subscriptions + [relaySubscription]).forEach { $0.dispose() }
+            for subscription in subscriptions + [relaySubscription] { subscription.dispose() }
         }
 
         @Test("Bind with onNext and with a binder function")
