@@ -10,12 +10,13 @@ extension RxCoreTests {
             "The main scheduler runs work scheduled from a background thread on the main queue",
             .timeLimit(.minutes(1)))
         func runsOnMainQueue() async {
+            let background = DispatchQueue(label: "main-scheduler-test")
             let key = DispatchSpecificKey<Int>()
             DispatchQueue.main.setSpecific(key: key, value: 1)
             let ranOnMain = await withCheckedContinuation {
                 (continuation: CheckedContinuation<Bool, Never>) in
                 let resume = Unchecked(continuation)
-                DispatchQueue.global().async {
+                background.async {
                     _ = MainScheduler.instance.schedule(()) { _ in
                         resume.value.resume(returning: DispatchQueue.getSpecific(key: key) == 1)
                         return Disposables.create()
@@ -27,6 +28,8 @@ extension RxCoreTests {
                 let resume = Unchecked(continuation)
                 DispatchQueue.main.async { resume.value.resume() }
             }
+            // The background block still holds the disposable returned by `schedule` until it ends.
+            background.sync {}
             #expect(ranOnMain)
         }
     }
