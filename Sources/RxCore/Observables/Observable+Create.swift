@@ -30,19 +30,31 @@ private final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observ
     private let lock = RxLock(recursive: true)
     // Set by the first terminal event, under `lock`.
     private var stopped = false
+    private let next: NextReceiver<Element>
+
+    override init(observer: Observer, cancel: Cancelable) {
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
 
     func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
         lock.lock()
         defer { lock.unlock() }
         if stopped { return }
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .error, .completed:
-            stopped = true
-            forwardOn(event)
-            dispose()
-        }
+        stopped = true
+        forwardOn(event)
+        dispose()
+    }
+
+    private func onNext(_ element: Element) {
+        lock.lock()
+        defer { lock.unlock() }
+        if stopped || isDisposed { return }
+        next.receive(element)
     }
 
     func run(_ parent: AnonymousObservable<Element>) -> Disposable {
