@@ -10,18 +10,23 @@ public protocol ObserverType {
     func on(_ event: Event<Element>)
 }
 
+// Inlinable so that callers build the event with their concrete element type, without the
+// runtime metadata lookup that unspecialized code needs for `Event<Element>`.
 extension ObserverType {
     /// Sends `.next(element)`.
+    @inlinable
     public func onNext(_ element: Element) {
         on(.next(element))
     }
 
     /// Sends `.completed`.
+    @inlinable
     public func onCompleted() {
         on(.completed)
     }
 
     /// Sends `.error(error)`.
+    @inlinable
     public func onError(_ error: Swift.Error) {
         on(.error(error))
     }

@@ -31,6 +31,14 @@ class Sink<Observer: ObserverType>: Disposable {
         observer.on(event)
     }
 
+    /// Forwards `error` and disposes the sink. Kept out of line so that the metadata lookup of
+    /// building the `error` event stays off the element paths that call it.
+    @inline(never)
+    final func forwardErrorAndDispose(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
     /// An observer that forwards to this sink's observer while the sink is not disposed.
     final func forwarder() -> SinkForwarder<Observer> {
         SinkForwarder(forwardTo: self)

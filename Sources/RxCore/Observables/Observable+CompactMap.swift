@@ -5,28 +5,34 @@ extension ObservableType {
     }
 }
 
-private final class CompactMapSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class CompactMapSink<Source, Observer: ObserverType>: Sink<Observer>, ElementObserver {
     typealias Element = Source
     typealias Transform = (Source) throws -> Observer.Element?
 
     private let transform: Transform
+    private let next: NextReceiver<Observer.Element>
 
     init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
         self.transform = transform
+        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Source) {
+        if isDisposed { return }
+        do {
+            if let mapped = try transform(element) {
+                next.receive(mapped)
+            }
+        } catch {
+            forwardErrorAndDispose(error)
+        }
     }
 
     func on(_ event: Event<Source>) {
         switch event {
         case .next(let element):
-            do {
-                if let mapped = try transform(element) {
-                    forwardOn(.next(mapped))
-                }
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNextElement(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

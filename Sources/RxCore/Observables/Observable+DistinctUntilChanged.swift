@@ -36,12 +36,13 @@ extension ObservableType {
     }
 }
 
-private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ObserverType {
+private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ElementObserver {
     typealias Element = Observer.Element
 
     private let keySelector: (Element) throws -> Key
     private let comparer: (Key, Key) throws -> Bool
-    // Only touched by `on`, which is never called concurrently.
+    private let next: NextReceiver<Element>
+    // Only touched by the event methods, which are never called concurrently.
     private var currentKey: Key?
 
     init(
@@ -50,23 +51,28 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
     ) {
         self.keySelector = keySelector
         self.comparer = comparer
+        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        do {
+            let key = try keySelector(element)
+            if let currentKey, try comparer(currentKey, key) {
+                return
+            }
+            currentKey = key
+            next.receive(element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
     }
 
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            do {
-                let key = try keySelector(element)
-                if let currentKey, try comparer(currentKey, key) {
-                    return
-                }
-                currentKey = key
-                forwardOn(event)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNextElement(element)
         case .error, .completed:
             forwardOn(event)
             dispose()

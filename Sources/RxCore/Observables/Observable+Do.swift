@@ -35,23 +35,34 @@ private struct DoHandlers<Element> {
     let onDispose: (() -> Void)?
 }
 
-private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class DoSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
     typealias Element = Observer.Element
 
     private let handlers: DoHandlers<Element>
+    private let next: NextReceiver<Element>
 
     init(handlers: DoHandlers<Element>, observer: Observer, cancel: Cancelable) {
         self.handlers = handlers
+        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        do {
+            try handlers.onNext?(element)
+            next.receive(element)
+            try handlers.afterNext?(element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
     }
 
     func on(_ event: Event<Element>) {
         do {
             switch event {
             case .next(let element):
-                try handlers.onNext?(element)
-                forwardOn(event)
-                try handlers.afterNext?(element)
+                onNextElement(element)
             case .error(let error):
                 try handlers.onError?(error)
                 forwardOn(event)

@@ -26,15 +26,8 @@ private final class FilterSink<Observer: ObserverType>: Sink<Observer>, ElementO
                 next.receive(element)
             }
         } catch {
-            fail(error)
+            forwardErrorAndDispose(error)
         }
-    }
-
-    // Out of line so that the metadata of `Event` is not looked up on the element path.
-    @inline(never)
-    private func fail(_ error: Swift.Error) {
-        forwardOn(.error(error))
-        dispose()
     }
 
     func on(_ event: Event<Element>) {

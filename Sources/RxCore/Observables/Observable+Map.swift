@@ -24,15 +24,8 @@ private final class MapSink<Source, Observer: ObserverType>: Sink<Observer>, Ele
         do {
             next.receive(try transform(element))
         } catch {
-            fail(error)
+            forwardErrorAndDispose(error)
         }
-    }
-
-    // Out of line so that the metadata of `Event` is not looked up on the element path.
-    @inline(never)
-    private func fail(_ error: Swift.Error) {
-        forwardOn(.error(error))
-        dispose()
     }
 
     func on(_ event: Event<Source>) {

@@ -24,6 +24,8 @@ extension ObservableType {
 private final class ShareConnection<Element> {
     let subject: Observable<Element>
     let observer: AnyObserver<Element>
+    /// The subject's entry point for elements (its `onNext`, which builds no `Event`).
+    let sendNext: (Element) -> Void
     var subscriberCount = 0
     var sourceSubscription: Disposable?
 
@@ -32,10 +34,12 @@ private final class ShareConnection<Element> {
             let subject = PublishSubject<Element>()
             self.subject = subject
             self.observer = subject.asObserver().asObserver()
+            self.sendNext = subject.onNext
         } else {
             let subject = ReplaySubject<Element>.create(bufferSize: replay)
             self.subject = subject
             self.observer = subject.asObserver().asObserver()
+            self.sendNext = subject.onNext
         }
     }
 }
@@ -119,9 +123,13 @@ private final class Share<Element>: Observable<Element> {
     }
 }
 
-private struct ShareSourceObserver<Element>: ObserverType {
+private struct ShareSourceObserver<Element>: ElementObserver {
     let parent: Share<Element>
     let connection: ShareConnection<Element>
+
+    func onNextElement(_ element: Element) {
+        connection.sendNext(element)
+    }
 
     func on(_ event: Event<Element>) {
         if event.isStopEvent {

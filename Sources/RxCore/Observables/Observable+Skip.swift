@@ -6,25 +6,31 @@ extension ObservableType {
     }
 }
 
-private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
     typealias Element = Observer.Element
 
-    // Only touched by `on`, which is never called concurrently.
+    private let next: NextReceiver<Element>
+    // Only touched by the event methods, which are never called concurrently.
     private var remaining: Int
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         remaining = count
+        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        if remaining > 0 {
+            remaining -= 1
+        } else if !isDisposed {
+            next.receive(element)
+        }
     }
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            if remaining > 0 {
-                remaining -= 1
-            } else {
-                forwardOn(event)
-            }
+        case .next(let element):
+            onNextElement(element)
         case .error, .completed:
             forwardOn(event)
             dispose()

@@ -9,27 +9,38 @@ extension ObservableType {
     }
 }
 
-private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
     typealias Element = Observer.Element
 
-    // Only touched by `on`, which is never called concurrently.
+    private let next: NextReceiver<Element>
+    // Only touched by the event methods, which are never called concurrently.
     private var remaining: Int
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         remaining = count
+        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        guard remaining > 0, !isDisposed else { return }
+        remaining -= 1
+        next.receive(element)
+        if remaining == 0 {
+            complete()
+        }
+    }
+
+    @inline(never)
+    private func complete() {
+        forwardOn(.completed)
+        dispose()
     }
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .next:
-            guard remaining > 0 else { return }
-            remaining -= 1
-            forwardOn(event)
-            if remaining == 0 {
-                forwardOn(.completed)
-                dispose()
-            }
+        case .next(let element):
+            onNextElement(element)
         case .error, .completed:
             forwardOn(event)
             dispose()

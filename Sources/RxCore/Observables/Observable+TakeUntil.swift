@@ -24,10 +24,24 @@ extension ObservableType {
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
 /// source and of `other`, and is held while forwarding.
-private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
     typealias Element = Observer.Element
 
     fileprivate let lock = RxLock(recursive: true)
+    private let next: NextReceiver<Element>
+
+    override init(observer: Observer, cancel: Cancelable) {
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !isDisposed {
+            next.receive(element)
+        }
+    }
 
     func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
         let otherSubscription = other.subscribe(TakeUntilOtherObserver(parent: self))
@@ -36,11 +50,13 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
     }
 
     func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNextElement(element)
+            return
+        }
         lock.withLock {
             forwardOn(event)
-            if event.isStopEvent {
-                dispose()
-            }
+            dispose()
         }
     }
 }

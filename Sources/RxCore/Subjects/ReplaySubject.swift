@@ -7,6 +7,8 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     // Guarded by `core.lock`.
     private var buffer = RxQueue<Element>()
     private var stopEvent: Event<Element>?
+    // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
+    private var stopped = false
     private var disposed = false
 
     private init(bufferSize: Int?) {
@@ -38,25 +40,37 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     /// Records `event`'s element for replay and emits the event. Ignored after a terminal event
     /// or disposal.
     public func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
         core.lock.lock()
-        if stopEvent != nil || disposed {
+        if stopped || disposed {
             core.lock.unlock()
             return
         }
         let observers = core.observers
-        switch event {
-        case .next(let value):
-            if bufferSize != 0 {
-                buffer.enqueue(value)
-                if let bufferSize, buffer.count > bufferSize {
-                    _ = buffer.dequeue()
-                }
-            }
-        case .error, .completed:
-            stopEvent = event
-            core.observers.removeAll()
-        }
+        stopped = true
+        stopEvent = event
+        core.observers.removeAll()
         core.broadcastAndUnlock(event, to: observers)
+    }
+
+    /// Records `element` for replay and emits it; the same as `on(.next(element))`, without
+    /// building the event. Ignored after a terminal event or disposal.
+    public func onNext(_ element: Element) {
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        if bufferSize != 0 {
+            buffer.enqueue(element)
+            if let bufferSize, buffer.count > bufferSize {
+                _ = buffer.dequeue()
+            }
+        }
+        core.broadcastNextAndUnlock(element, to: core.observers)
     }
 
     /// Subscribes `observer`: it receives the buffered elements, then the terminal event or the

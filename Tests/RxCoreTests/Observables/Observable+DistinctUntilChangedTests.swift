@@ -23,5 +23,12 @@ extension RxCoreTests {
             let byParity = Observable.of(1, 3, 4, 6, 7).distinctUntilChanged { $0 % 2 == $1 % 2 }
             #expect(synchronousEvents(of: byParity) == [.next(1), .next(4), .next(7), .completed])
         }
+
+        @Test("An error thrown by the key selector terminates distinctUntilChanged")
+        func keySelectorErrorTerminates() {
+            let events = synchronousEvents(
+                of: Observable.of(1, 2).distinctUntilChanged { _ -> Int in throw TestError(3) })
+            #expect(events == [.error(TestError(3))])
+        }
     }
 }

@@ -37,5 +37,19 @@ extension RxCoreTests {
             #expect(observer.events == [.next(210, 2)])
             #expect(source.subscriptions == [Subscription(200, 250)])
         }
+
+        @Test("After disposal, map no longer calls its transform")
+        func disposedMapDoesNotTransform() {
+            let subject = PublishSubject<Int>()
+            var calls = 0
+            let subscription = subject.map { value -> Int in
+                calls += 1
+                return value
+            }.subscribe()
+            subject.onNext(1)
+            subscription.dispose()
+            subject.onNext(2)
+            #expect(calls == 1)
+        }
     }
 }

@@ -74,5 +74,22 @@ extension RxCoreTests {
             #expect(synchronousEvents(of: source) == [.next(1), .completed])
             #expect(synchronousEvents(of: source) == [.next(2), .completed])
         }
+
+        @Test("A shared subject-backed sequence delivers every element to every subscriber")
+        func sharedSubjectSource() {
+            let subject = PublishSubject<Int>()
+            let shared = subject.map { $0 * 2 }.share(replay: 1)
+            let first = EventRecorder<Int>()
+            let second = EventRecorder<Int>()
+            let firstSubscription = shared.subscribe(first)
+            subject.onNext(1)
+            let secondSubscription = shared.subscribe(second)
+            subject.onNext(2)
+            #expect(first.events == [.next(2), .next(4)])
+            #expect(second.events == [.next(2), .next(4)])
+            firstSubscription.dispose()
+            secondSubscription.dispose()
+            #expect(!subject.hasObservers)
+        }
     }
 }

@@ -20,5 +20,17 @@ extension RxCoreTests {
                 synchronousEvents(of: Observable.repeatElement(7).take(3))
                     == [.next(7), .next(7), .next(7), .completed])
         }
+
+        @Test("Take of one from a subject completes after the first element and unsubscribes")
+        func takeOneFromSubject() {
+            let subject = PublishSubject<Int>()
+            let recorder = EventRecorder<Int>()
+            let subscription = subject.take(1).subscribe(recorder)
+            subject.onNext(1)
+            subject.onNext(2)
+            #expect(recorder.events == [.next(1), .completed])
+            #expect(!subject.hasObservers)
+            subscription.dispose()
+        }
     }
 }
