@@ -29,7 +29,8 @@ extension RxCoreTests {
                 .disposed(by: disposeBag)
             #expect(
                 output == [
-                    "next(🐶)", "next(🐱)", "next(🐭)", "completed", "next(🔴)", "completed", "🐶", "🐱", "Disposed",
+                    "next(🐶)", "next(🐱)", "next(🐭)", "completed", "next(🔴)", "completed", "🐶", "🐱",
+                    "Disposed",
                 ])
         }
 
@@ -37,8 +38,10 @@ extension RxCoreTests {
         func playgroundSubjects() {
             var output: [String] = []
             let disposeBag = DisposeBag()
-            func addObserver<Source: ObservableType>(_ id: String, to source: Source) where Source.Element == String {
-                source.subscribe { output.append("Subscription: \(id) Event: \($0)") }.disposed(by: disposeBag)
+            func addObserver<Source: ObservableType>(_ id: String, to source: Source)
+            where Source.Element == String {
+                source.subscribe { output.append("Subscription: \(id) Event: \($0)") }.disposed(
+                    by: disposeBag)
             }
             let publish = PublishSubject<String>()
             addObserver("1", to: publish)
@@ -101,14 +104,16 @@ extension RxCoreTests {
                 .disposed(by: disposeBag)
 
             // Scheduler-based code from tutorials compiles unchanged (it is not run here).
-            let timed: Observable<Int> = Observable<Int>.interval(.seconds(1), scheduler: MainScheduler.instance)
-                .debounce(.milliseconds(300), scheduler: MainScheduler.instance)
-                .throttle(.milliseconds(500), latest: true, scheduler: MainScheduler.instance)
-                .observe(on: MainScheduler.instance)
-                .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .background))
-                .share(replay: 1, scope: .whileConnected)
-                .retry(3)
-                .do(onNext: { _ in })
+            let timed: Observable<Int> = Observable<Int>.interval(
+                .seconds(1), scheduler: MainScheduler.instance
+            )
+            .debounce(.milliseconds(300), scheduler: MainScheduler.instance)
+            .throttle(.milliseconds(500), latest: true, scheduler: MainScheduler.instance)
+            .observe(on: MainScheduler.instance)
+            .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .background))
+            .share(replay: 1, scope: .whileConnected)
+            .retry(3)
+            .do(onNext: { _ in })
             _ = timed
 
             disposeBag = DisposeBag()

@@ -37,7 +37,7 @@ final class EventRecorder<Element>: ObserverType, @unchecked Sendable {
         recorded.append(event)
         lock.unlock()
         // Widen the window in which an overlapping delivery would be caught.
-        for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
+        for _ in 0..<400 { _ = inside.load(ordering: .relaxed) }
         inside.store(false, ordering: .releasing)
     }
 
@@ -67,13 +67,38 @@ func synchronousEvents<Source: ObservableType>(of source: Source) -> [Event<Sour
     return recorder.events
 }
 
-/// Runs `body(0)`, …, `body(count - 1)` in parallel on Dispatch's worker threads and the calling
-/// thread, and returns when all have finished. (`concurrentPerform` does not keep `body`, so
-/// nothing it captured outlives this call, which the resource check relies on.)
+/// Runs `body(0)`, …, `body(count - 1)` on `count` new threads that start together (a spin
+/// barrier), and returns when all have been joined. Joining guarantees that whatever `body`
+/// captured has been released, which the resource check relies on.
 func runConcurrently(threads count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    DispatchQueue.concurrentPerform(iterations: count) { index in
-        body(index)
+    let started = Atomic<Int>(0)
+    let run = Unchecked((body, count))
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        let work = ThreadWork {
+            started.add(1, ordering: .acquiringAndReleasing)
+            while started.load(ordering: .acquiring) < run.value.1 {}
+            run.value.0(index)
+        }
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, Unmanaged.passRetained(work).toOpaque())
+        precondition(result == 0, "pthread_create failed")
+        threads.append(thread)
     }
+    for thread in threads {
+        pthread_join(thread, nil)
+    }
+}
+
+/// The closure run by one thread of ``runConcurrently(threads:_:)``.
+private final class ThreadWork {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
 }
 
 /// A thread-safe list of subscriptions to dispose at the end of a test.
