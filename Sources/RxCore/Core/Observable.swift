@@ -1,0 +1,29 @@
+/// The base class of every observable sequence.
+///
+/// `Observable` is the type returned by the creation functions and operators of this module. It
+/// is used through its static factory functions (`Observable.just(1)`) and through the operators of
+/// ``ObservableType``.
+public class Observable<Element>: ObservableType {
+    init() {
+        #if TRACE_RESOURCES
+            _ = Resources.incrementTotal()
+        #endif
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+            _ = Resources.decrementTotal()
+        #endif
+    }
+
+    /// Subscribes `observer` to the events of this sequence. Subclasses override this.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        rxAbstractMethod()
+    }
+
+    /// Returns `self`.
+    public func asObservable() -> Observable<Element> {
+        self
+    }
+}

@@ -1,0 +1,129 @@
+import Synchronization
+
+extension ObservableType {
+    /// Subscribes a closure that receives every event.
+    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+        subscribe(AnonymousObserver(on))
+    }
+
+    /// Subscribes closures for each kind of event.
+    ///
+    /// - Parameters:
+    ///   - onNext: Called for each element.
+    ///   - onError: Called when the sequence fails. Without it, the error is printed in debug
+    ///     builds, as RxSwift does.
+    ///   - onCompleted: Called when the sequence completes.
+    ///   - onDisposed: Called once when the subscription ends: after termination, or on dispose.
+    /// - Returns: The subscription; dispose it to stop receiving events.
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let disposable: Disposable
+        if let onDisposed {
+            disposable = Disposables.create(with: onDisposed)
+        } else {
+            disposable = Disposables.create()
+        }
+        let observer = CallbackObserver(
+            onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
+        return Disposables.create(subscribe(observer), disposable)
+    }
+
+    /// Subscribes closures that receive `object` as their first argument, while `object` is
+    /// alive; the object is held weakly, so the subscription does not keep it alive.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onNext: { [weak object] element in
+                guard let object else { return }
+                onNext?(object, element)
+            },
+            onError: onError.map { onError in
+                { [weak object] error in
+                    guard let object else { return }
+                    onError(object, error)
+                }
+            },
+            onCompleted: { [weak object] in
+                guard let object else { return }
+                onCompleted?(object)
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+}
+
+/// What happens to an error that reaches `subscribe` without an `onError` handler: like RxSwift,
+/// debug builds print it; release builds ignore it.
+func reportUnhandledError(_ error: Swift.Error) {
+    #if DEBUG
+        print("Unhandled error happened: \(error)")
+    #endif
+}
+
+/// The observer of `subscribe(onNext:onError:onCompleted:onDisposed:)`: calls the closures,
+/// keeps the grammar (nothing after the first terminal event) and disposes `disposable` (which
+/// runs `onDisposed`) after a terminal event.
+private final class CallbackObserver<Element>: ElementObserver {
+    private let onNext: ((Element) -> Void)?
+    private let onError: ((Swift.Error) -> Void)?
+    private let onCompleted: (() -> Void)?
+    private let disposable: Disposable
+    // Set by the first terminal event. Events to one observer never overlap, so the flag only
+    // needs to be atomic for reads after termination from another thread.
+    private let stopped = Atomic<Bool>(false)
+
+    init(
+        onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
+        disposable: Disposable
+    ) {
+        #if TRACE_RESOURCES
+            _ = Resources.incrementTotal()
+        #endif
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        self.disposable = disposable
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+            _ = Resources.decrementTotal()
+        #endif
+    }
+
+    func onNextElement(_ element: Element) {
+        if stopped.load(ordering: .relaxed) { return }
+        onNext?(element)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNextElement(element)
+        case .error(let error):
+            if stopped.exchange(true, ordering: .relaxed) { return }
+            if let onError {
+                onError(error)
+            } else {
+                reportUnhandledError(error)
+            }
+            disposable.dispose()
+        case .completed:
+            if stopped.exchange(true, ordering: .relaxed) { return }
+            onCompleted?()
+            disposable.dispose()
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// Base class of the operators: each subscription creates a sink (see ``Sink``) that receives the
+/// upstream events, applies the operator and forwards the result to the observer.
+///
+/// Like RxSwift, a subscription made while no ``CurrentThreadScheduler`` trampoline runs on this
+/// thread starts one: the sink is created inside the trampoline, and work that synchronous sources
+/// (`of`, `from`, `range`, `repeatElement`) schedule while it runs is queued and executed in order
+/// before `subscribe` returns. This is what fixes the interleaving of, for example, `flatMap` over
+/// `Observable.of`.
+class Producer<Element>: Observable<Element> {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        if CurrentThreadScheduler.isScheduleRequired {
+            return CurrentThreadScheduler.instance.schedule(()) { _ in
+                self.subscribeNow(observer)
+            }
+        }
+        return subscribeNow(observer)
+    }
+
+    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        let disposer = SinkDisposer()
+        let (sink, subscription) = run(observer, cancel: disposer)
+        disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
+        return disposer
+    }
+
+    /// Creates the sink for `observer` and subscribes it upstream. `cancel` is the disposable that
+    /// the sink disposes when it terminates; it disposes both returned disposables.
+    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        rxAbstractMethod()
+    }
+}
+
+/// The disposable returned for a ``Producer`` subscription. It owns the sink and the upstream
+/// subscription and disposes both, whether `dispose()` comes before or after they are set.
+final class SinkDisposer: Cancelable {
+    private static let setFlag = 1
+    private static let disposedFlag = 2
+
+    // `sink` and `subscription` are written before `state` gets `setFlag` (release) and read only
+    // by the one thread that observes both flags (acquire), so they need no lock.
+    private let state = Atomic<Int>(0)
+    private var sink: Disposable?
+    private var subscription: Disposable?
+
+    var isDisposed: Bool {
+        state.load(ordering: .acquiring) & Self.disposedFlag != 0
+    }
+
+    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+        self.sink = sink
+        self.subscription = subscription
+        let previous = state.bitwiseOr(Self.setFlag, ordering: .acquiringAndReleasing).oldValue
+        precondition(previous & Self.setFlag == 0, "Sink and subscription were already set")
+        if previous & Self.disposedFlag != 0 {
+            releaseAndDispose()
+        }
+    }
+
+    func dispose() {
+        let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposedFlag != 0 { return }
+        if previous & Self.setFlag != 0 {
+            releaseAndDispose()
+        }
+    }
+
+    private func releaseAndDispose() {
+        let sink = self.sink
+        let subscription = self.subscription
+        self.sink = nil
+        self.subscription = nil
+        sink?.dispose()
+        subscription?.dispose()
+    }
+}

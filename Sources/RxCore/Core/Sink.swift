@@ -1,0 +1,77 @@
+import Synchronization
+
+/// Base class of the per-subscription objects of operators.
+///
+/// A sink forwards events to its observer until it is disposed; disposing it (which operators do
+/// right after forwarding a terminal event) also disposes `cancel`, the ``SinkDisposer`` that owns
+/// the upstream subscription. The `disposed` flag is the only state shared between threads here.
+class Sink<Observer: ObserverType>: Disposable {
+    final let observer: Observer
+    final let cancel: Cancelable
+    private let disposed = Atomic<Bool>(false)
+
+    init(observer: Observer, cancel: Cancelable) {
+        #if TRACE_RESOURCES
+            _ = Resources.incrementTotal()
+        #endif
+        self.observer = observer
+        self.cancel = cancel
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+            _ = Resources.decrementTotal()
+        #endif
+    }
+
+    /// Delivers `event` to the observer unless the sink was disposed.
+    @inline(__always)
+    final func forwardOn(_ event: Event<Observer.Element>) {
+        if disposed.load(ordering: .relaxed) { return }
+        observer.on(event)
+    }
+
+    /// Forwards `error` and disposes the sink. Kept out of line so that the metadata lookup of
+    /// building the `error` event stays off the element paths that call it.
+    @inline(never)
+    final func forwardErrorAndDispose(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
+    /// An observer that forwards to this sink's observer while the sink is not disposed.
+    final func forwarder() -> SinkForwarder<Observer> {
+        SinkForwarder(forwardTo: self)
+    }
+
+    final var isDisposed: Bool {
+        disposed.load(ordering: .relaxed)
+    }
+
+    func dispose() {
+        if disposed.exchange(true, ordering: .relaxed) { return }
+        cancel.dispose()
+    }
+}
+
+/// An observer that forwards to a sink's observer (used by operators that subscribe the
+/// downstream observer to another sequence, such as `catch` or `concat`).
+struct SinkForwarder<Observer: ObserverType>: ObserverType {
+    typealias Element = Observer.Element
+
+    private let sink: Sink<Observer>
+
+    init(forwardTo sink: Sink<Observer>) {
+        self.sink = sink
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            sink.forwardOn(event)
+        case .error, .completed:
+            sink.forwardOn(event)
+            sink.dispose()
+        }
+    }
+}

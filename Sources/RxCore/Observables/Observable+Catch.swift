@@ -1,0 +1,72 @@
+extension ObservableType {
+    /// On error, continues with the sequence returned by `handler` for that error. An error
+    /// thrown by `handler` is emitted.
+    public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<
+        Element
+    > {
+        Catch(source: asObservable(), handler: handler)
+    }
+
+    /// On error, emits `element` and completes.
+    public func catchAndReturn(_ element: Element) -> Observable<Element> {
+        Catch(source: asObservable(), handler: { _ in .just(element) })
+    }
+}
+
+/// `subscription` holds the source subscription, then the recovery one.
+private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let handler: (Swift.Error) throws -> Observable<Element>
+    private let subscription = SerialDisposable()
+
+    init(
+        handler: @escaping (Swift.Error) throws -> Observable<Element>, observer: Observer, cancel: Cancelable
+    ) {
+        self.handler = handler
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run(_ source: Observable<Element>) -> Disposable {
+        let sourceSubscription = SingleAssignmentDisposable()
+        subscription.disposable = sourceSubscription
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return subscription
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            forwardOn(event)
+        case .completed:
+            forwardOn(event)
+            dispose()
+        case .error(let error):
+            do {
+                let recovery = try handler(error)
+                subscription.disposable = recovery.subscribe(forwarder())
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+            }
+        }
+    }
+}
+
+private final class Catch<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let handler: (Swift.Error) throws -> Observable<Element>
+
+    init(source: Observable<Element>, handler: @escaping (Swift.Error) throws -> Observable<Element>) {
+        self.source = source
+        self.handler = handler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,105 @@
+extension ObservableType where Element: Equatable {
+    /// Drops elements equal to the previous element.
+    public func distinctUntilChanged() -> Observable<Element> {
+        distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
+    }
+}
+
+extension ObservableType {
+    /// Drops elements whose key, computed by `keySelector`, equals the previous element's key.
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) throws -> Key)
+        -> Observable<Element>
+    {
+        distinctUntilChanged(keySelector, comparer: { $0 == $1 })
+    }
+
+    /// Drops elements that `comparer` considers equal to the previous element.
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<
+        Element
+    > {
+        distinctUntilChanged({ $0 }, comparer: comparer)
+    }
+
+    /// Drops elements whose key, computed by `keySelector`, `comparer` considers equal to the
+    /// previous element's key.
+    public func distinctUntilChanged<Key>(
+        _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
+    ) -> Observable<Element> {
+        DistinctUntilChanged(source: asObservable(), keySelector: keySelector, comparer: comparer)
+    }
+
+    /// Drops elements whose property at `keyPath` equals the previous element's.
+    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>)
+        -> Observable<Element>
+    {
+        distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: { $0 == $1 })
+    }
+}
+
+private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ElementObserver {
+    typealias Element = Observer.Element
+
+    private let keySelector: (Element) throws -> Key
+    private let comparer: (Key, Key) throws -> Bool
+    private let next: NextReceiver<Element>
+    // Only touched by the event methods, which are never called concurrently.
+    private var currentKey: Key?
+
+    init(
+        keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool,
+        observer: Observer, cancel: Cancelable
+    ) {
+        self.keySelector = keySelector
+        self.comparer = comparer
+        self.next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        do {
+            let key = try keySelector(element)
+            if let currentKey, try comparer(currentKey, key) {
+                return
+            }
+            currentKey = key
+            next.receive(element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNextElement(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+private final class DistinctUntilChanged<Element, Key>: Producer<Element> {
+    private let source: Observable<Element>
+    private let keySelector: (Element) throws -> Key
+    private let comparer: (Key, Key) throws -> Bool
+
+    init(
+        source: Observable<Element>, keySelector: @escaping (Element) throws -> Key,
+        comparer: @escaping (Key, Key) throws -> Bool
+    ) {
+        self.source = source
+        self.keySelector = keySelector
+        self.comparer = comparer
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = DistinctUntilChangedSink(
+            keySelector: keySelector, comparer: comparer, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,107 @@
+extension ObservableType {
+    /// Calls the given closures for side effects, without changing the sequence: `onX` before an
+    /// event is forwarded, `afterX` after; `onSubscribe` before subscribing to the source,
+    /// `onSubscribed` after, and `onDispose` when the subscription ends (termination or dispose).
+    /// An error thrown by a closure is emitted instead of the event.
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Observable<Element> {
+        Do(
+            source: asObservable(),
+            handlers: DoHandlers(
+                onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
+                onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
+                onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+}
+
+private struct DoHandlers<Element> {
+    let onNext: ((Element) throws -> Void)?
+    let afterNext: ((Element) throws -> Void)?
+    let onError: ((Swift.Error) throws -> Void)?
+    let afterError: ((Swift.Error) throws -> Void)?
+    let onCompleted: (() throws -> Void)?
+    let afterCompleted: (() throws -> Void)?
+    let onSubscribe: (() -> Void)?
+    let onSubscribed: (() -> Void)?
+    let onDispose: (() -> Void)?
+}
+
+private final class DoSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+    typealias Element = Observer.Element
+
+    private let handlers: DoHandlers<Element>
+    private let next: NextReceiver<Element>
+
+    init(handlers: DoHandlers<Element>, observer: Observer, cancel: Cancelable) {
+        self.handlers = handlers
+        self.next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        do {
+            try handlers.onNext?(element)
+            next.receive(element)
+            try handlers.afterNext?(element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
+    func on(_ event: Event<Element>) {
+        do {
+            switch event {
+            case .next(let element):
+                onNextElement(element)
+            case .error(let error):
+                try handlers.onError?(error)
+                forwardOn(event)
+                try handlers.afterError?(error)
+                dispose()
+            case .completed:
+                try handlers.onCompleted?()
+                forwardOn(event)
+                try handlers.afterCompleted?()
+                dispose()
+            }
+        } catch {
+            forwardOn(.error(error))
+            dispose()
+        }
+    }
+}
+
+private final class Do<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let handlers: DoHandlers<Element>
+
+    init(source: Observable<Element>, handlers: DoHandlers<Element>) {
+        self.source = source
+        self.handlers = handlers
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        handlers.onSubscribe?()
+        let sink = DoSink(handlers: handlers, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        handlers.onSubscribed?()
+        let onDispose = handlers.onDispose
+        let all = Disposables.create {
+            subscription.dispose()
+            onDispose?()
+        }
+        return (sink, all)
+    }
+}

@@ -1,0 +1,58 @@
+extension ObservableType {
+    /// A sequence that emits `element` and completes, synchronously on subscription.
+    public static func just(_ element: Element) -> Observable<Element> {
+        Just(element)
+    }
+
+    /// A sequence that emits `element` and completes, on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        ScheduledJust(element, scheduler: scheduler)
+    }
+}
+
+private final class Just<Element>: Producer<Element> {
+    private let element: Element
+
+    init(_ element: Element) {
+        self.element = element
+    }
+
+    // Emits directly: no sink is needed for two synchronous events.
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        observer.on(.next(element))
+        observer.on(.completed)
+        return Disposables.create()
+    }
+}
+
+private final class ScheduledJustSink<Observer: ObserverType>: Sink<Observer> {
+    func run(_ element: Observer.Element, scheduler: ImmediateSchedulerType) -> Disposable {
+        scheduler.schedule(element) { element in
+            self.forwardOn(.next(element))
+            return scheduler.schedule(()) { _ in
+                self.forwardOn(.completed)
+                self.dispose()
+                return Disposables.create()
+            }
+        }
+    }
+}
+
+private final class ScheduledJust<Element>: Producer<Element> {
+    private let element: Element
+    private let scheduler: ImmediateSchedulerType
+
+    init(_ element: Element, scheduler: ImmediateSchedulerType) {
+        self.element = element
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = ScheduledJustSink(observer: observer, cancel: cancel)
+        let subscription = sink.run(element, scheduler: scheduler)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,89 @@
+extension ObservableType {
+    /// On error, subscribes to this sequence again, for as long as it fails.
+    public func retry() -> Observable<Element> {
+        Retry(source: asObservable(), maxAttemptCount: nil)
+    }
+
+    /// On error, subscribes to this sequence again, up to `maxAttemptCount` subscriptions in all;
+    /// the error of the last attempt is emitted.
+    public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
+        precondition(maxAttemptCount >= 0, "maxAttemptCount can't be negative")
+        return Retry(source: asObservable(), maxAttemptCount: maxAttemptCount)
+    }
+}
+
+/// Resubscription goes through the ``CurrentThreadScheduler``, so a source that fails
+/// synchronously is retried in a loop rather than by recursion. `subscription` holds the current
+/// attempt; `attempts` is only touched by the attempt chain, which is sequential.
+private final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let source: Observable<Element>
+    private let maxAttemptCount: Int?
+    private var attempts = 0
+    private let subscription = SerialDisposable()
+
+    init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: Cancelable) {
+        self.source = source
+        self.maxAttemptCount = maxAttemptCount
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run() -> Disposable {
+        if maxAttemptCount == 0 {
+            forwardOn(.completed)
+            dispose()
+            return Disposables.create()
+        }
+        subscribeAgain()
+        return subscription
+    }
+
+    private func subscribeAgain() {
+        attempts += 1
+        let attempt = SingleAssignmentDisposable()
+        subscription.disposable = attempt
+        attempt.setDisposable(source.subscribe(self))
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            forwardOn(event)
+        case .completed:
+            forwardOn(event)
+            dispose()
+        case .error:
+            if let maxAttemptCount, attempts >= maxAttemptCount {
+                forwardOn(event)
+                dispose()
+                return
+            }
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                if !self.isDisposed {
+                    self.subscribeAgain()
+                }
+                return Disposables.create()
+            }
+        }
+    }
+}
+
+private final class Retry<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let maxAttemptCount: Int?
+
+    init(source: Observable<Element>, maxAttemptCount: Int?) {
+        self.source = source
+        self.maxAttemptCount = maxAttemptCount
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = RetrySink(
+            source: source, maxAttemptCount: maxAttemptCount, observer: observer, cancel: cancel)
+        let subscription = sink.run()
+        return (sink, subscription)
+    }
+}

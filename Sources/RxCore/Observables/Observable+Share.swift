@@ -1,0 +1,140 @@
+/// How long the subject of `share(replay:scope:)` lives.
+public enum SubjectLifetimeScope: Sendable {
+    /// A new subject (and replay buffer) per connection: when the number of subscribers drops to
+    /// zero, or the source terminates, the connection is reset and the next subscriber subscribes
+    /// to the source again.
+    case whileConnected
+    /// One subject for the lifetime of the shared sequence: its replay buffer, and its terminal
+    /// event, are kept across connections.
+    case forever
+}
+
+extension ObservableType {
+    /// Shares one subscription to this sequence among all subscribers, replaying the last
+    /// `replay` elements to new subscribers. The source is subscribed when the first subscriber
+    /// arrives and disposed when the last one leaves.
+    public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected) -> Observable<Element> {
+        precondition(replay >= 0, "replay can't be negative")
+        return Share(source: asObservable(), replay: replay, scope: scope)
+    }
+}
+
+/// One connection to the source: the subject that multicasts it, the source subscription and
+/// the number of subscribers. Guarded by the owning ``Share``'s lock.
+private final class ShareConnection<Element> {
+    let subject: Observable<Element>
+    let observer: AnyObserver<Element>
+    /// The subject's entry point for elements (its `onNext`, which builds no `Event`).
+    let sendNext: (Element) -> Void
+    var subscriberCount = 0
+    var sourceSubscription: Disposable?
+
+    init(replay: Int) {
+        if replay == 0 {
+            let subject = PublishSubject<Element>()
+            self.subject = subject
+            self.observer = subject.asObserver().asObserver()
+            self.sendNext = subject.onNext
+        } else {
+            let subject = ReplaySubject<Element>.create(bufferSize: replay)
+            self.subject = subject
+            self.observer = subject.asObserver().asObserver()
+            self.sendNext = subject.onNext
+        }
+    }
+}
+
+/// `lock` (recursive: a subscriber may subscribe or dispose while the source emits) guards
+/// `connection` and `foreverConnection` and the connections' counters.
+private final class Share<Element>: Observable<Element> {
+    private let source: Observable<Element>
+    private let replay: Int
+    private let scope: SubjectLifetimeScope
+    private let lock = RxLock(recursive: true)
+    private var connection: ShareConnection<Element>?
+
+    init(source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
+        self.source = source
+        self.replay = replay
+        self.scope = scope
+    }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        lock.lock()
+        let connection: ShareConnection<Element>
+        if let existing = self.connection {
+            connection = existing
+        } else {
+            connection = ShareConnection(replay: replay)
+            self.connection = connection
+        }
+        connection.subscriberCount += 1
+        let subscription = connection.subject.subscribe(observer)
+        let connect = connection.subscriberCount == 1
+        if connect {
+            // Reserve the slot before subscribing, so that a re-entrant subscriber does not
+            // connect a second time.
+            connection.sourceSubscription = Disposables.create()
+        }
+        lock.unlock()
+
+        if connect {
+            let sourceSubscription = source.subscribe(
+                ShareSourceObserver(parent: self, connection: connection))
+            lock.withLock { () -> Disposable? in
+                if connection.subscriberCount > 0 && connection.sourceSubscription != nil {
+                    connection.sourceSubscription = sourceSubscription
+                    return nil
+                }
+                return sourceSubscription
+            }?.dispose()
+        }
+
+        return Disposables.create {
+            subscription.dispose()
+            self.release(connection)
+        }
+    }
+
+    private func release(_ connection: ShareConnection<Element>) {
+        let toDispose = lock.withLock { () -> Disposable? in
+            connection.subscriberCount -= 1
+            guard connection.subscriberCount == 0 else { return nil }
+            let sourceSubscription = connection.sourceSubscription
+            connection.sourceSubscription = nil
+            if scope == .whileConnected, self.connection === connection {
+                self.connection = nil
+            }
+            return sourceSubscription
+        }
+        toDispose?.dispose()
+    }
+
+    /// Called when the source terminates: with `.whileConnected`, the next subscriber starts a
+    /// new connection.
+    fileprivate func sourceTerminated(_ connection: ShareConnection<Element>) {
+        lock.withLock {
+            connection.sourceSubscription = nil
+            if scope == .whileConnected, self.connection === connection {
+                self.connection = nil
+            }
+        }
+    }
+}
+
+private struct ShareSourceObserver<Element>: ElementObserver {
+    let parent: Share<Element>
+    let connection: ShareConnection<Element>
+
+    func onNextElement(_ element: Element) {
+        connection.sendNext(element)
+    }
+
+    func on(_ event: Event<Element>) {
+        if event.isStopEvent {
+            parent.sourceTerminated(connection)
+        }
+        connection.observer.on(event)
+    }
+}

@@ -1,0 +1,57 @@
+extension ObservableType {
+    /// Drops the first `count` elements and emits the rest.
+    public func skip(_ count: Int) -> Observable<Element> {
+        precondition(count >= 0, "count can't be negative")
+        return SkipCount(source: asObservable(), count: count)
+    }
+}
+
+private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+    typealias Element = Observer.Element
+
+    private let next: NextReceiver<Element>
+    // Only touched by the event methods, which are never called concurrently.
+    private var remaining: Int
+
+    init(count: Int, observer: Observer, cancel: Cancelable) {
+        remaining = count
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        if remaining > 0 {
+            remaining -= 1
+        } else if !isDisposed {
+            next.receive(element)
+        }
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNextElement(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+private final class SkipCount<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let count: Int
+
+    init(source: Observable<Element>, count: Int) {
+        self.source = source
+        self.count = count
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}

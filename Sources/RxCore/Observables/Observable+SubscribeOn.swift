@@ -1,0 +1,57 @@
+extension ObservableType {
+    /// Subscribes to (and later disposes) this sequence on `scheduler`. Events are delivered
+    /// wherever the source emits them; use ``observe(on:)`` to move them.
+    public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        SubscribeOn(source: asObservable(), scheduler: scheduler)
+    }
+
+    /// Deprecated RxSwift 5 name of ``subscribe(on:)``.
+    @available(*, deprecated, renamed: "subscribe(on:)")
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        subscribe(on: scheduler)
+    }
+}
+
+private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    func run(source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {
+        // Holds the pending scheduled subscription, then the subscription itself wrapped so that
+        // it is disposed on the scheduler.
+        let everything = SerialDisposable()
+        let pending = SingleAssignmentDisposable()
+        everything.disposable = pending
+        pending.setDisposable(
+            scheduler.schedule(()) { _ in
+                let subscription = source.subscribe(self)
+                everything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
+                return Disposables.create()
+            })
+        return everything
+    }
+
+    func on(_ event: Event<Element>) {
+        forwardOn(event)
+        if event.isStopEvent {
+            dispose()
+        }
+    }
+}
+
+private final class SubscribeOn<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let scheduler: ImmediateSchedulerType
+
+    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
+        self.source = source
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = SubscribeOnSink(observer: observer, cancel: cancel)
+        let subscription = sink.run(source: source, scheduler: scheduler)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,67 @@
+extension ObservableType {
+    /// Emits the first `count` elements, then completes (and disposes the source).
+    public func take(_ count: Int) -> Observable<Element> {
+        precondition(count >= 0, "count can't be negative")
+        if count == 0 {
+            return .empty()
+        }
+        return TakeCount(source: asObservable(), count: count)
+    }
+}
+
+private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+    typealias Element = Observer.Element
+
+    private let next: NextReceiver<Element>
+    // Only touched by the event methods, which are never called concurrently.
+    private var remaining: Int
+
+    init(count: Int, observer: Observer, cancel: Cancelable) {
+        remaining = count
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        guard remaining > 0, !isDisposed else { return }
+        remaining -= 1
+        next.receive(element)
+        if remaining == 0 {
+            complete()
+        }
+    }
+
+    @inline(never)
+    private func complete() {
+        forwardOn(.completed)
+        dispose()
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNextElement(element)
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+private final class TakeCount<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let count: Int
+
+    init(source: Observable<Element>, count: Int) {
+        self.source = source
+        self.count = count
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}

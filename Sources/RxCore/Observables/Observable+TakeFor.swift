@@ -1,0 +1,8 @@
+extension ObservableType {
+    /// Emits the elements that arrive within `duration` of the subscription (measured on
+    /// `scheduler`), then completes.
+    public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        // A timer as the `until` sequence: no sink of its own is needed.
+        take(until: Observable<Int>.timer(duration, scheduler: scheduler))
+    }
+}

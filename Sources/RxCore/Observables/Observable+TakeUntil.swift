@@ -1,0 +1,101 @@
+/// Whether the element that ends `take(while:)` / `take(until:)` is emitted.
+public enum TakeBehavior: Sendable {
+    /// The element that ends the sequence is emitted before completion.
+    case inclusive
+    /// The element that ends the sequence is not emitted.
+    case exclusive
+}
+
+extension ObservableType {
+    /// Emits the elements until `other` emits an element, then completes. An error of `other` is
+    /// emitted; its completion is ignored.
+    public func take<Source: ObservableType>(until other: Source) -> Observable<Element> {
+        TakeUntil(source: asObservable(), other: other.asObservable())
+    }
+
+    /// Emits the elements until `predicate` returns `true` for one, then completes; with
+    /// `.inclusive`, that element is emitted too.
+    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive)
+        -> Observable<Element>
+    {
+        TakeWhile(source: asObservable(), behavior: behavior) { try !predicate($0) }
+    }
+}
+
+/// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
+/// source and of `other`, and is held while forwarding.
+private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+    typealias Element = Observer.Element
+
+    fileprivate let lock = RxLock(recursive: true)
+    private let next: NextReceiver<Element>
+
+    override init(observer: Observer, cancel: Cancelable) {
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !isDisposed {
+            next.receive(element)
+        }
+    }
+
+    func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
+        let otherSubscription = other.subscribe(TakeUntilOtherObserver(parent: self))
+        let sourceSubscription = source.subscribe(self)
+        return Disposables.create(otherSubscription, sourceSubscription)
+    }
+
+    func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNextElement(element)
+            return
+        }
+        lock.withLock {
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverType {
+    typealias Element = Other
+
+    let parent: TakeUntilSink<Other, Observer>
+
+    func on(_ event: Event<Other>) {
+        parent.lock.withLock {
+            switch event {
+            case .next:
+                parent.forwardOn(.completed)
+                parent.dispose()
+            case .error(let error):
+                parent.forwardOn(.error(error))
+                parent.dispose()
+            case .completed:
+                break
+            }
+        }
+    }
+}
+
+private final class TakeUntil<Element, Other>: Producer<Element> {
+    private let source: Observable<Element>
+    private let other: Observable<Other>
+
+    init(source: Observable<Element>, other: Observable<Other>) {
+        self.source = source
+        self.other = other
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)
+        let subscription = sink.run(source: source, other: other)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,69 @@
+extension ObservableType {
+    /// Emits the elements while `predicate` returns `true`; at the first element for which it
+    /// returns `false`, completes (emitting that element first with `.inclusive`).
+    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive)
+        -> Observable<Element>
+    {
+        TakeWhile(source: asObservable(), behavior: behavior, predicate: predicate)
+    }
+}
+
+private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let predicate: (Element) throws -> Bool
+    private let behavior: TakeBehavior
+
+    init(
+        predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior, observer: Observer,
+        cancel: Cancelable
+    ) {
+        self.predicate = predicate
+        self.behavior = behavior
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            if isDisposed { return }
+            do {
+                if try predicate(element) {
+                    forwardOn(event)
+                    return
+                }
+                if behavior == .inclusive {
+                    forwardOn(event)
+                }
+                forwardOn(.completed)
+            } catch {
+                forwardOn(.error(error))
+            }
+            dispose()
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+/// Also the producer of `take(until:behavior:)`, with the predicate negated.
+final class TakeWhile<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let behavior: TakeBehavior
+    private let predicate: (Element) throws -> Bool
+
+    init(source: Observable<Element>, behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool) {
+        self.source = source
+        self.behavior = behavior
+        self.predicate = predicate
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = TakeWhileSink(predicate: predicate, behavior: behavior, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,107 @@
+extension ObservableType {
+    /// For each element, emits `resultSelector` of it and the latest element of `second`;
+    /// elements that arrive before `second` has emitted are dropped. An error of `second` is
+    /// emitted; its completion is ignored.
+    public func withLatestFrom<Source: ObservableConvertibleType, Result>(
+        _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> Result
+    ) -> Observable<Result> {
+        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: resultSelector)
+    }
+
+    /// For each element, emits the latest element of `second` (dropping elements that arrive
+    /// before `second` has emitted).
+    public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source) -> Observable<
+        Source.Element
+    > {
+        withLatestFrom(second) { $1 }
+    }
+}
+
+/// `lock` (recursive: a source may emit while being subscribed) serializes both sources, guards
+/// `latest`, and is held while forwarding.
+private final class WithLatestFromSink<First, Second, Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = First
+
+    private let resultSelector: (First, Second) throws -> Observer.Element
+    fileprivate let lock = RxLock(recursive: true)
+    fileprivate var latest: Second?
+
+    init(
+        resultSelector: @escaping (First, Second) throws -> Observer.Element, observer: Observer,
+        cancel: Cancelable
+    ) {
+        self.resultSelector = resultSelector
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run(first: Observable<First>, second: Observable<Second>) -> Disposable {
+        let secondSubscription = second.subscribe(WithLatestFromSecondObserver(parent: self))
+        let firstSubscription = first.subscribe(self)
+        return Disposables.create(firstSubscription, secondSubscription)
+    }
+
+    func on(_ event: Event<First>) {
+        lock.withLock {
+            switch event {
+            case .next(let element):
+                guard let latest else { return }
+                do {
+                    forwardOn(.next(try resultSelector(element, latest)))
+                } catch {
+                    forwardOn(.error(error))
+                    dispose()
+                }
+            case .error(let error):
+                forwardOn(.error(error))
+                dispose()
+            case .completed:
+                forwardOn(.completed)
+                dispose()
+            }
+        }
+    }
+}
+
+private struct WithLatestFromSecondObserver<First, Second, Observer: ObserverType>: ObserverType {
+    typealias Element = Second
+
+    let parent: WithLatestFromSink<First, Second, Observer>
+
+    func on(_ event: Event<Second>) {
+        parent.lock.withLock {
+            switch event {
+            case .next(let element):
+                parent.latest = element
+            case .error(let error):
+                parent.forwardOn(.error(error))
+                parent.dispose()
+            case .completed:
+                break
+            }
+        }
+    }
+}
+
+private final class WithLatestFrom<First, Second, Result>: Producer<Result> {
+    private let first: Observable<First>
+    private let second: Observable<Second>
+    private let resultSelector: (First, Second) throws -> Result
+
+    init(
+        first: Observable<First>, second: Observable<Second>,
+        resultSelector: @escaping (First, Second) throws -> Result
+    ) {
+        self.first = first
+        self.second = second
+        self.resultSelector = resultSelector
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Result {
+        let sink = WithLatestFromSink<First, Second, Observer>(
+            resultSelector: resultSelector, observer: observer, cancel: cancel)
+        let subscription = sink.run(first: first, second: second)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,142 @@
+extension ObservableType {
+    /// Pairs the elements of the sources by index: emits `resultSelector` of the n-th element of
+    /// each source once every source has emitted its n-th element. Completes when all sources
+    /// have completed, or when an element arrives that can never be paired because every other
+    /// source has completed; fails on the first error. Accepts any number of sources (RxSwift has
+    /// overloads for 2 to 8).
+    public static func zip<each Source: ObservableType>(
+        _ source: repeat each Source,
+        resultSelector: @escaping (repeat (each Source).Element) throws -> Element
+    ) -> Observable<Element> {
+        let sources = erasedSources(repeat each source)
+        return ZipCollection(sources: sources) { values in
+            let elements = unpackElements(values, as: repeat (each Source).Element.self)
+            return try resultSelector(repeat each elements)
+        }
+    }
+
+    /// Like `zip(_:resultSelector:)` for a collection of sources of one element type. With no
+    /// source, completes immediately.
+    public static func zip<Sources: Collection>(
+        _ collection: Sources, resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
+    ) -> Observable<Element> where Sources.Element: ObservableType {
+        ZipCollection(sources: collection.map { $0.asObservable() }, resultSelector: resultSelector)
+    }
+
+    /// Emits arrays of the n-th elements of the sources of `collection` (see
+    /// `zip(_:resultSelector:)`).
+    public static func zip<Sources: Collection>(_ collection: Sources) -> Observable<[Element]>
+    where Sources.Element: ObservableType, Sources.Element.Element == Element {
+        ZipCollection(sources: collection.map { $0.asObservable() }, resultSelector: { $0 })
+    }
+}
+
+extension ObservableType where Element == Any {
+    /// Emits tuples of the n-th elements of the sources (see `zip(_:resultSelector:)`).
+    public static func zip<each Source: ObservableType>(_ source: repeat each Source)
+        -> Observable<(repeat (each Source).Element)>
+    {
+        let sources = erasedSources(repeat each source)
+        return ZipCollection(sources: sources) { values in
+            unpackElements(values, as: repeat (each Source).Element.self)
+        }
+    }
+}
+
+/// The sink of `zip`. `lock` (recursive: a source may emit while being subscribed) guards the
+/// queues and flags and is held while forwarding. Each source has a queue of elements waiting to
+/// be paired.
+private final class ZipCollectionSink<SourceElement, Observer: ObserverType>: Sink<Observer> {
+    typealias Result = Observer.Element
+
+    private let resultSelector: ([SourceElement]) throws -> Result
+    private let lock = RxLock(recursive: true)
+    private var queues: [RxQueue<SourceElement>]
+    private var isDone: [Bool]
+    private let arity: Int
+
+    init(
+        arity: Int, resultSelector: @escaping ([SourceElement]) throws -> Result, observer: Observer,
+        cancel: Cancelable
+    ) {
+        self.arity = arity
+        self.queues = Array(repeating: RxQueue(), count: arity)
+        self.isDone = Array(repeating: false, count: arity)
+        self.resultSelector = resultSelector
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run(_ sources: [Observable<SourceElement>]) -> Disposable {
+        if sources.isEmpty {
+            forwardOn(.completed)
+            dispose()
+            return Disposables.create()
+        }
+        let subscriptions = sources.indices.map { _ in SingleAssignmentDisposable() }
+        for (index, source) in sources.enumerated() {
+            subscriptions[index].setDisposable(
+                source.subscribe(ZipIndexedObserver(parent: self, index: index)))
+        }
+        return Disposables.create(subscriptions)
+    }
+
+    fileprivate func on(_ event: Event<SourceElement>, index: Int) {
+        lock.withLock {
+            switch event {
+            case .next(let element):
+                queues[index].enqueue(element)
+                if queues.allSatisfy({ !$0.isEmpty }) {
+                    let values = (0..<arity).map { queues[$0].dequeue()! }
+                    do {
+                        forwardOn(.next(try resultSelector(values)))
+                    } catch {
+                        forwardOn(.error(error))
+                        dispose()
+                    }
+                } else if (0..<arity).allSatisfy({ $0 == index || isDone[$0] }) {
+                    forwardOn(.completed)
+                    dispose()
+                }
+            case .error(let error):
+                forwardOn(.error(error))
+                dispose()
+            case .completed:
+                isDone[index] = true
+                if isDone.allSatisfy({ $0 }) {
+                    forwardOn(.completed)
+                    dispose()
+                }
+            }
+        }
+    }
+}
+
+private struct ZipIndexedObserver<SourceElement, Observer: ObserverType>: ObserverType {
+    typealias Element = SourceElement
+
+    let parent: ZipCollectionSink<SourceElement, Observer>
+    let index: Int
+
+    func on(_ event: Event<SourceElement>) {
+        parent.on(event, index: index)
+    }
+}
+
+private final class ZipCollection<SourceElement, Result>: Producer<Result> {
+    private let sources: [Observable<SourceElement>]
+    private let resultSelector: ([SourceElement]) throws -> Result
+
+    init(sources: [Observable<SourceElement>], resultSelector: @escaping ([SourceElement]) throws -> Result) {
+        self.sources = sources
+        self.resultSelector = resultSelector
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Result {
+        let sink = ZipCollectionSink<SourceElement, Observer>(
+            arity: sources.count, resultSelector: resultSelector, observer: observer, cancel: cancel)
+        let subscription = sink.run(sources)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,80 @@
+extension ObservableType {
+    /// Subscribes the observers to this sequence. Returns the subscription.
+    public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable
+    where Observer.Element == Element {
+        subscribe { event in
+            for observer in observers {
+                observer.on(event)
+            }
+        }
+    }
+
+    /// Subscribes observers of optional elements to this sequence.
+    public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable
+    where Observer.Element == Element? {
+        map { $0 as Element? }.subscribe { event in
+            for observer in observers {
+                observer.on(event)
+            }
+        }
+    }
+
+    /// Forwards the elements of this sequence to the relays. The sequence must not fail.
+    public func bind(to relays: PublishRelay<Element>...) -> Disposable {
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
+    }
+
+    /// Forwards the elements of this sequence to relays of optional elements.
+    public func bind(to relays: PublishRelay<Element?>...) -> Disposable {
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
+    }
+
+    /// Forwards the elements of this sequence to the relays. The sequence must not fail.
+    public func bind(to relays: BehaviorRelay<Element>...) -> Disposable {
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
+    }
+
+    /// Forwards the elements of this sequence to relays of optional elements.
+    public func bind(to relays: BehaviorRelay<Element?>...) -> Disposable {
+        bindRelays { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        }
+    }
+
+    /// Calls `binder` with this sequence and returns its result.
+    public func bind<Result>(to binder: (Self) -> Result) -> Result {
+        binder(self)
+    }
+
+    /// Subscribes `onNext` to the elements of this sequence. The sequence must not fail.
+    public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
+        subscribe(onNext: onNext, onError: { reportBindingError($0) })
+    }
+
+    private func bindRelays(_ accept: @escaping (Element) -> Void) -> Disposable {
+        subscribe { event in
+            switch event {
+            case .next(let element):
+                accept(element)
+            case .error(let error):
+                reportBindingError(error)
+            case .completed:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// A subject that has a current value: each new observer first receives the latest element (or
+/// the initial value), then the events sent after it subscribed.
+///
+/// After a terminal event, new observers receive only that terminal event. ``value()`` returns the
+/// latest element, and throws the error after an error, or `RxError.disposed` after ``dispose()``.
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+    private let core = SubjectCore<Element>()
+    // Guarded by `core.lock`.
+    private var element: Element
+    private var stopEvent: Event<Element>?
+    // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
+    private var stopped = false
+    private var disposed = false
+
+    /// Creates a subject whose current value is `value`.
+    public init(value: Element) {
+        element = value
+        super.init()
+    }
+
+    /// The latest element. Throws the sequence's error after an error, and `RxError.disposed`
+    /// after ``dispose()``.
+    public func value() throws -> Element {
+        try core.lock.withLock {
+            if disposed { throw RxError.disposed(object: self) }
+            if case .error(let error) = stopEvent { throw error }
+            return element
+        }
+    }
+
+    /// Whether the subject has at least one observer.
+    public var hasObservers: Bool {
+        core.lock.withLock { !core.observers.isEmpty }
+    }
+
+    /// Whether ``dispose()`` was called.
+    public var isDisposed: Bool {
+        core.lock.withLock { disposed }
+    }
+
+    /// Makes `event`'s element the current value and emits it. Ignored after a terminal event or
+    /// disposal.
+    public func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        let observers = core.observers
+        stopped = true
+        stopEvent = event
+        core.observers.removeAll()
+        core.broadcastAndUnlock(event, to: observers)
+    }
+
+    /// Makes `element` the current value and emits it; the same as `on(.next(element))`, without
+    /// building the event. Ignored after a terminal event or disposal.
+    public func onNext(_ element: Element) {
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        self.element = element
+        core.broadcastNextAndUnlock(element, to: core.observers)
+    }
+
+    /// Subscribes `observer`: it receives the current value, then the events sent from now on.
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        core.lock.lock()
+        if disposed {
+            core.lock.unlock()
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
+        }
+        if let stopEvent {
+            core.lock.unlock()
+            observer.on(stopEvent)
+            return Disposables.create()
+        }
+        let entry = core.add(observer)
+        core.replayAndUnlock([.next(element)], to: entry)
+        return SubjectSubscription(core: core, observer: entry)
+    }
+
+    /// The subject as an observer.
+    public func asObserver() -> BehaviorSubject<Element> {
+        self
+    }
+
+    /// Unsubscribes every observer; later events are ignored, later subscribers fail with
+    /// `RxError.disposed` and ``value()`` throws it.
+    public func dispose() {
+        core.lock.withLock {
+            disposed = true
+            stopEvent = nil
+            core.removeAllObservers()
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// A subject that emits to its observers the events it receives after they subscribed.
+///
+/// After a terminal event, new observers receive only that terminal event. After ``dispose()``,
+/// events are ignored and new observers receive `RxError.disposed`. Events sent concurrently from
+/// several threads, or re-entrantly from an observer, are delivered one at a time in the order
+/// they were accepted (see `SubjectCore`).
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+    private let core = SubjectCore<Element>()
+    // Guarded by `core.lock`.
+    private var stopEvent: Event<Element>?
+    private var stopped = false
+    private var disposed = false
+
+    /// Creates a subject.
+    public override init() {
+        super.init()
+    }
+
+    /// Whether the subject has at least one observer.
+    public var hasObservers: Bool {
+        core.lock.withLock { !core.observers.isEmpty }
+    }
+
+    /// Whether ``dispose()`` was called.
+    public var isDisposed: Bool {
+        core.lock.withLock { disposed }
+    }
+
+    /// Emits `event` to the current observers. Ignored after a terminal event or disposal.
+    public func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        let observers = core.observers
+        if event.isStopEvent {
+            stopped = true
+            stopEvent = event
+            core.observers.removeAll()
+        }
+        core.broadcastAndUnlock(event, to: observers)
+    }
+
+    /// Emits `element` to the current observers; the same as `on(.next(element))`, without
+    /// building the event. Ignored after a terminal event or disposal.
+    public func onNext(_ element: Element) {
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        core.broadcastNextAndUnlock(element, to: core.observers)
+    }
+
+    /// Subscribes `observer` to the events sent from now on.
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        core.lock.lock()
+        if let stopEvent {
+            core.lock.unlock()
+            observer.on(stopEvent)
+            return Disposables.create()
+        }
+        if disposed {
+            core.lock.unlock()
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
+        }
+        let entry = core.add(observer)
+        core.lock.unlock()
+        return SubjectSubscription(core: core, observer: entry)
+    }
+
+    /// The subject as an observer.
+    public func asObserver() -> PublishSubject<Element> {
+        self
+    }
+
+    /// Unsubscribes every observer; later events are ignored and later subscribers fail with
+    /// `RxError.disposed`.
+    public func dispose() {
+        core.lock.withLock {
+            disposed = true
+            stopEvent = nil
+            core.removeAllObservers()
+        }
+    }
+}

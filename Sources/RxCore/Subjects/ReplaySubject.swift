@@ -1,0 +1,116 @@
+/// A subject that replays to each new observer the last elements it received (all of them, or a
+/// bounded number), followed by the terminal event if there was one, then emits the events sent
+/// after it subscribed.
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+    private let core = SubjectCore<Element>()
+    private let bufferSize: Int?
+    // Guarded by `core.lock`.
+    private var buffer = RxQueue<Element>()
+    private var stopEvent: Event<Element>?
+    // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
+    private var stopped = false
+    private var disposed = false
+
+    private init(bufferSize: Int?) {
+        self.bufferSize = bufferSize
+        super.init()
+    }
+
+    /// Creates a subject that replays the last `bufferSize` elements.
+    public static func create(bufferSize: Int) -> ReplaySubject<Element> {
+        precondition(bufferSize >= 0, "bufferSize can't be negative")
+        return ReplaySubject(bufferSize: bufferSize)
+    }
+
+    /// Creates a subject that replays every element it received.
+    public static func createUnbound() -> ReplaySubject<Element> {
+        ReplaySubject(bufferSize: nil)
+    }
+
+    /// Whether the subject has at least one observer.
+    public var hasObservers: Bool {
+        core.lock.withLock { !core.observers.isEmpty }
+    }
+
+    /// Whether ``dispose()`` was called.
+    public var isDisposed: Bool {
+        core.lock.withLock { disposed }
+    }
+
+    /// Records `event`'s element for replay and emits the event. Ignored after a terminal event
+    /// or disposal.
+    public func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        let observers = core.observers
+        stopped = true
+        stopEvent = event
+        core.observers.removeAll()
+        core.broadcastAndUnlock(event, to: observers)
+    }
+
+    /// Records `element` for replay and emits it; the same as `on(.next(element))`, without
+    /// building the event. Ignored after a terminal event or disposal.
+    public func onNext(_ element: Element) {
+        core.lock.lock()
+        if stopped || disposed {
+            core.lock.unlock()
+            return
+        }
+        if bufferSize != 0 {
+            buffer.enqueue(element)
+            if let bufferSize, buffer.count > bufferSize {
+                _ = buffer.dequeue()
+            }
+        }
+        core.broadcastNextAndUnlock(element, to: core.observers)
+    }
+
+    /// Subscribes `observer`: it receives the buffered elements, then the terminal event or the
+    /// events sent from now on.
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        core.lock.lock()
+        if disposed {
+            core.lock.unlock()
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
+        }
+        let replayed = buffer.elements.map { Event.next($0) }
+        if let stopEvent {
+            // The observer is not registered, so nothing else can be delivered to it meanwhile.
+            core.lock.unlock()
+            for event in replayed {
+                observer.on(event)
+            }
+            observer.on(stopEvent)
+            return Disposables.create()
+        }
+        let entry = core.add(observer)
+        core.replayAndUnlock(replayed, to: entry)
+        return SubjectSubscription(core: core, observer: entry)
+    }
+
+    /// The subject as an observer.
+    public func asObserver() -> ReplaySubject<Element> {
+        self
+    }
+
+    /// Unsubscribes every observer and drops the buffer; later events are ignored and later
+    /// subscribers fail with `RxError.disposed`.
+    public func dispose() {
+        core.lock.withLock {
+            disposed = true
+            stopEvent = nil
+            buffer.removeAll()
+            core.removeAllObservers()
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import RxCore
+import Testing
+
+extension RxCoreTests {
+    @Suite("toArray")
+    struct ToArrayTests {
+        @Test("ToArray emits all elements as one array on completion")
+        func collectsElements() {
+            #expect(
+                synchronousEvents(of: Observable.of(1, 2, 3).toArray()) == [.next([1, 2, 3]), .completed])
+            #expect(synchronousEvents(of: Observable<Int>.empty().toArray()) == [.next([]), .completed])
+            #expect(
+                synchronousEvents(of: Observable<Int>.error(TestError(1)).toArray()) == [.error(TestError(1))]
+            )
+        }
+    }
+}
