@@ -10,16 +10,21 @@ final class AnonymousObserver<Element>: ObserverType {
     // so the flag only has to be atomic for the final read after termination.
     private let stopped = Atomic<Bool>(false)
 
+    #if TRACE_RESOURCES
+        /// The resource scope this object is counted in (Resources.track), for deinit.
+        private var resourceScope: Resources.Scope?
+    #endif
+
     init(_ eventHandler: @escaping EventHandler) {
         #if TRACE_RESOURCES
-            _ = Resources.incrementTotal()
+            resourceScope = Resources.track()
         #endif
         self.eventHandler = eventHandler
     }
 
     deinit {
         #if TRACE_RESOURCES
-            _ = Resources.decrementTotal()
+            Resources.untrack(resourceScope)
         #endif
     }
 

@@ -4,15 +4,20 @@
 /// is used through its static factory functions (`Observable.just(1)`) and through the operators of
 /// ``ObservableType``.
 public class Observable<Element>: ObservableType {
+    #if TRACE_RESOURCES
+        /// The resource scope this object is counted in (Resources.track), for deinit.
+        private var resourceScope: Resources.Scope?
+    #endif
+
     init() {
         #if TRACE_RESOURCES
-            _ = Resources.incrementTotal()
+            resourceScope = Resources.track()
         #endif
     }
 
     deinit {
         #if TRACE_RESOURCES
-            _ = Resources.decrementTotal()
+            Resources.untrack(resourceScope)
         #endif
     }
 

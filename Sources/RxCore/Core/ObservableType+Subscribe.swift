@@ -84,12 +84,17 @@ private final class CallbackObserver<Element>: ElementObserver {
     // needs to be atomic for reads after termination from another thread.
     private let stopped = Atomic<Bool>(false)
 
+    #if TRACE_RESOURCES
+        /// The resource scope this object is counted in (Resources.track), for deinit.
+        private var resourceScope: Resources.Scope?
+    #endif
+
     init(
         onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
         disposable: Disposable
     ) {
         #if TRACE_RESOURCES
-            _ = Resources.incrementTotal()
+            resourceScope = Resources.track()
         #endif
         self.onNext = onNext
         self.onError = onError
@@ -99,7 +104,7 @@ private final class CallbackObserver<Element>: ElementObserver {
 
     deinit {
         #if TRACE_RESOURCES
-            _ = Resources.decrementTotal()
+            Resources.untrack(resourceScope)
         #endif
     }
 

@@ -25,5 +25,39 @@
         public static func decrementTotal() -> Int32 {
             counter.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
         }
+
+        /// A group of resources counted on its own, besides the global total: tests run in
+        /// parallel in one process, so each test counts what it creates in its own scope
+        /// (`$currentScope.withValue(Scope()) { ... }`) rather than in the shared total.
+        public final class Scope: Sendable {
+            private let counter = Atomic<Int32>(0)
+
+            public init() {}
+
+            /// The live resources created while this scope was current.
+            public var total: Int32 { counter.load(ordering: .sequentiallyConsistent) }
+
+            fileprivate func add(_ delta: Int32) {
+                counter.wrappingAdd(delta, ordering: .sequentiallyConsistent)
+            }
+        }
+
+        /// The scope new resources are counted in, for the current task (and its children).
+        @TaskLocal public static var currentScope: Scope?
+
+        /// Counts a new resource in the total and in the current scope, which it returns: the
+        /// resource gives it back to `untrack` when it goes away, on whatever thread.
+        public static func track() -> Scope? {
+            incrementTotal()
+            let scope = currentScope
+            scope?.add(1)
+            return scope
+        }
+
+        /// Counts a resource that goes away, in the total and in the scope it was counted in.
+        public static func untrack(_ scope: Scope?) {
+            decrementTotal()
+            scope?.add(-1)
+        }
     }
 #endif

@@ -10,9 +10,14 @@ class Sink<Observer: ObserverType>: Disposable {
     final let cancel: Cancelable
     private let disposed = Atomic<Bool>(false)
 
+    #if TRACE_RESOURCES
+        /// The resource scope this object is counted in (Resources.track), for deinit.
+        private var resourceScope: Resources.Scope?
+    #endif
+
     init(observer: Observer, cancel: Cancelable) {
         #if TRACE_RESOURCES
-            _ = Resources.incrementTotal()
+            resourceScope = Resources.track()
         #endif
         self.observer = observer
         self.cancel = cancel
@@ -20,7 +25,7 @@ class Sink<Observer: ObserverType>: Disposable {
 
     deinit {
         #if TRACE_RESOURCES
-            _ = Resources.decrementTotal()
+            Resources.untrack(resourceScope)
         #endif
     }
 

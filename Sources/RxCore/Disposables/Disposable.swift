@@ -13,15 +13,20 @@ public protocol Cancelable: Disposable {
 /// Base class of the disposables of this module; counts them in `Resources.total` in debug
 /// builds.
 public class DisposeBase {
+    #if TRACE_RESOURCES
+        /// The resource scope this object is counted in (Resources.track), for deinit.
+        private var resourceScope: Resources.Scope?
+    #endif
+
     init() {
         #if TRACE_RESOURCES
-            _ = Resources.incrementTotal()
+            resourceScope = Resources.track()
         #endif
     }
 
     deinit {
         #if TRACE_RESOURCES
-            _ = Resources.decrementTotal()
+            Resources.untrack(resourceScope)
         #endif
     }
 }

@@ -1,9 +1,11 @@
 import RxCore
 import Testing
 
-/// Checks that every test releases what it created: `Resources.total` (RxCore's debug counter of
-/// observables, sinks, observers and disposables) must be back to its starting value when the
-/// test ends. Only active in debug builds, where RxCore is built with `TRACE_RESOURCES`.
+/// Checks that every test releases what it created: the resources (observables, sinks, observers
+/// and disposables) the test creates are counted in a scope of its own, which must be back to
+/// zero when the test ends. A per-test scope rather than the global `Resources.total`, because
+/// other suites of the package (the Interception bindings) use RxCore in parallel in the same
+/// process. Only active in debug builds, where RxCore is built with `TRACE_RESOURCES`.
 struct ResourceCheck: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { true }
 
@@ -16,12 +18,12 @@ struct ResourceCheck: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         #if TRACE_RESOURCES
-            let before = Resources.total
-            try await function()
-            let after = Resources.total
-            #expect(
-                after == before,
-                "Resources.total went from \(before) to \(after): a resource was not released")
+            let scope = Resources.Scope()
+            try await Resources.$currentScope.withValue(scope) {
+                try await function()
+            }
+            let left = scope.total
+            #expect(left == 0, "\(left) resources created by the test were not released")
         #else
             try await function()
         #endif
