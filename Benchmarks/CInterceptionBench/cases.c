@@ -18,6 +18,29 @@ struct icb_case {
     double (*run)(uint64_t ops);
 };
 
+/* Allocations and bytes in the last run's timed section (the driver reports them per op). */
+static uint64_t timed_allocations, timed_bytes;
+static uint64_t start_allocations, start_bytes;
+
+uint64_t icb_last_run_allocations(void) { return timed_allocations; }
+uint64_t icb_last_run_bytes(void) { return timed_bytes; }
+
+/* Marks the start and the end of a timed section. */
+static double start_clock(void)
+{
+    start_allocations = icb_allocation_count();
+    start_bytes = icb_allocated_bytes();
+    return icb_now_ns();
+}
+
+static double stop_clock(void)
+{
+    double t = icb_now_ns();
+    timed_allocations = icb_allocation_count() - start_allocations;
+    timed_bytes = icb_allocated_bytes() - start_bytes;
+    return t;
+}
+
 double icb_now_ns(void)
 {
     struct timespec ts;
@@ -111,12 +134,12 @@ static int prepare_shared(void)
 /* The loop every add: case shares: send, check. */
 #define ADD_LOOP(RECEIVER, OBSERVED)                                                               \
     uint64_t bad = 0, calls_before = observed_calls;                                              \
-    double t0 = icb_now_ns();                                                                      \
+    double t0 = start_clock();                                                                      \
     for (uint64_t i = 0; i < ops; i++) {                                                           \
         int x = (int)(i & 0xffffff);                                                               \
         bad += IC_MSG(IC_FN(int, int), (RECEIVER), sel_add, x) != x + 1;                           \
     }                                                                                              \
-    double t1 = icb_now_ns();                                                                      \
+    double t1 = stop_clock();                                                                      \
     if ((OBSERVED) && observed_calls - calls_before != ops)                                        \
         bad++;                                                                                     \
     return bad ? -1 : t1 - t0;
@@ -127,13 +150,13 @@ static int (*volatile direct_add)(ic_id, ic_sel, int) = icb_add;
 static double run_direct_call(uint64_t ops)
 {
     uint64_t bad = 0;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++) {
         int x = (int)(i & 0xffffff);
         int (*f)(ic_id, ic_sel, int) = direct_add;
         bad += f(plain, sel_add, x) != x + 1;
     }
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     return bad ? -1 : t1 - t0;
 }
 
@@ -147,13 +170,13 @@ static double run_forwarded_1(uint64_t ops) { ADD_LOOP(forwarded_one, true) }
 static double run_forwarded_struct(uint64_t ops)
 {
     uint64_t bad = 0, calls_before = observed_calls;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++) {
         double k = (double)(i & 0xffff);
         icb_vec3 v = IC_MSG(IC_FN(icb_vec3, double), forwarded_one, sel_vec, k);
         bad += v.x != k || v.z != 3 * k;
     }
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     if (observed_calls - calls_before != ops)
         bad++;
     return bad ? -1 : t1 - t0;
@@ -162,10 +185,10 @@ static double run_forwarded_struct(uint64_t ops)
 static double run_void_noargs(uint64_t ops)
 {
     uint64_t calls_before = observed_calls;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++)
         IC_MSG(IC_FN(void), optimized_one, sel_ping);
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     return observed_calls - calls_before != ops ? -1 : t1 - t0;
 }
 
@@ -190,7 +213,7 @@ static int prepare_invocation(void)
 static double run_invocation_invoke(uint64_t ops)
 {
     uint64_t bad = 0;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++) {
         int x = (int)(i & 0xffffff), r;
         ic_invocation_set_argument(invocation, 2, &x);
@@ -198,7 +221,7 @@ static double run_invocation_invoke(uint64_t ops)
         ic_invocation_get_return_value(invocation, &r);
         bad += r != x + 1;
     }
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     return bad ? -1 : t1 - t0;
 }
 
@@ -244,12 +267,12 @@ static double run_libffi_floor(uint64_t ops)
 {
     uint64_t bad = 0;
     int (*volatile entry)(ic_id, ic_sel, int) = floor_entry;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++) {
         int x = (int)(i & 0xffffff);
         bad += entry(plain, sel_add, x) != x + 1;
     }
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     return bad ? -1 : t1 - t0;
 }
 
@@ -271,10 +294,10 @@ static double run_intercept_first(uint64_t ops)
             return -1;
     }
     uint64_t bad = 0;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++)
         bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     for (uint64_t i = 0; i < ops; i++)
         ic_release(objects[i]);
     free(objects);
@@ -289,10 +312,10 @@ static double run_intercept_next(uint64_t ops)
         if (!(objects[i] = ic_class_create_instance(counter_class)))
             return -1;
     uint64_t bad = 0;
-    double t0 = icb_now_ns();
+    double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++)
         bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
-    double t1 = icb_now_ns();
+    double t1 = stop_clock();
     for (uint64_t i = 0; i < ops; i++)
         ic_release(objects[i]);
     free(objects);

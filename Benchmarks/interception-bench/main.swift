@@ -48,6 +48,9 @@ struct BenchCase {
     var scale: Double = 1
     var prepare: () -> Bool
     var run: (UInt64) -> Double
+    /// Allocations and bytes inside the last run's timed section, when the case's own loop
+    /// reports them (the C cases do); otherwise the driver counts around the whole run.
+    var timedAllocations: (() -> (UInt64, UInt64))? = nil
 }
 
 struct Result {
@@ -70,7 +73,8 @@ func cCases() -> [BenchCase] {
             name: name, description: String(cString: icb_case_description(c)),
             scale: expensive ? 0.001 : 1,
             prepare: { icb_case_prepare(c) == 0 },
-            run: { icb_case_run(c, $0) })
+            run: { icb_case_run(c, $0) },
+            timedAllocations: { (icb_last_run_allocations(), icb_last_run_bytes()) })
     }
 }
 
@@ -82,16 +86,26 @@ func measure(_ bench: BenchCase, quick: Bool) -> Result? {
     // Warm up: fill caches, create lazily built state.
     guard bench.run(ops / 4 + 1) >= 0 else { return nil }
     var times: [Double] = []
-    let allocationsBefore = icb_allocation_count()
-    let bytesBefore = icb_allocated_bytes()
+    var allocationCount: UInt64 = 0
+    var byteCount: UInt64 = 0
     for _ in 0..<reps {
+        let allocationsBefore = icb_allocation_count()
+        let bytesBefore = icb_allocated_bytes()
         let ns = bench.run(ops)
         guard ns >= 0 else { return nil }
         times.append(ns / Double(ops))
+        if let timed = bench.timedAllocations {
+            let (count, bytes) = timed()
+            allocationCount += count
+            byteCount += bytes
+        } else {
+            allocationCount += icb_allocation_count() - allocationsBefore
+            byteCount += icb_allocated_bytes() - bytesBefore
+        }
     }
     let totalOps = Double(ops) * Double(reps)
-    let allocations = Double(icb_allocation_count() - allocationsBefore) / totalOps
-    let bytes = Double(icb_allocated_bytes() - bytesBefore) / totalOps
+    let allocations = Double(allocationCount) / totalOps
+    let bytes = Double(byteCount) / totalOps
     times.sort()
     return Result(
         name: bench.name, median: times[times.count / 2], min: times.first!, max: times.last!,

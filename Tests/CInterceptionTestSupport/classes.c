@@ -83,3 +83,5 @@ void ict_logged_watch_weak(ic_id logged, ic_id *weak_location, const char *tag)
     s->watched_weak = weak_location;
     snprintf(s->watched_tag, sizeof s->watched_tag, "%s", tag);
 }
+
+int ict_send_add_by_name(ic_id receiver) { return IC_MSG_NAMED(IC_FN(int, int), receiver, "add:", 41); }

@@ -2,9 +2,12 @@ import CInterception
 import CInterceptionTestSupport
 import Testing
 
-/// Copies argument 2 to the return value: an echo for any type.
+/// Copies argument 2 to the return value: an echo for any type. The invocation is a frame.
 private let echoCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
     invocation, _ in
+    precondition(ic_invocation_is_frame(invocation))
+    precondition(ic_invocation_retain_arguments(invocation) == IC_ERR_INVALID_ARGUMENT)
+    ic_invocation_destroy(invocation)  // ignored for frames
     if let argument = ic_invocation_argument_pointer(invocation, 2) {
         ic_invocation_set_return_value(invocation, argument)
     }

@@ -136,6 +136,7 @@ struct MessageTests {
         var output: Int32 = 0
         intCase.send_echo(obj, sel("add:"), &input, &output)
         #expect(output == 42)
+        #expect(ict_send_add_by_name(obj) == 42)
     }
 
     @Test("many threads sending while methods are replaced always get a valid IMP")

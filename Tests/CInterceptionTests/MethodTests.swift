@@ -17,6 +17,8 @@ struct MethodTests {
         #expect(ic_class_get_method(sub, sel("value")) == own)
         #expect(ic_class_get_own_method(sub, sel("value")) == nil)
         #expect(ic_method_selector(own) == sel("value"))
+        #expect(unsafeBitCast(ic_method_imp(own), to: UInt.self) == unsafeBitCast(imp(returns1), to: UInt.self))
+        #expect(ic_method_imp(nil) == nil)
         #expect(String(cString: ic_method_types(own)) == "i@:")
         #expect(String(cString: ic_class_method_types(sub, sel("value"))) == "i@:")
         #expect(ic_class_responds_to(sub, sel("value")))

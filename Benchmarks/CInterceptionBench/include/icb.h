@@ -37,6 +37,10 @@ uint64_t icb_allocation_count(void);
 /* Bytes requested by those allocations (frees are not subtracted). */
 uint64_t icb_allocated_bytes(void);
 
+/* Allocations and bytes allocated inside the timed section of the last icb_case_run. */
+uint64_t icb_last_run_allocations(void);
+uint64_t icb_last_run_bytes(void);
+
 /* The time now, in nanoseconds (CLOCK_MONOTONIC). */
 double icb_now_ns(void);
 

@@ -27,3 +27,6 @@ ic_id ict_logged_new(ict_log *log, const char *tag);
 void ict_logged_watch_weak(ic_id logged, ic_id *weak_location, const char *tag);
 
 #endif /* ICT_CLASSES_H */
+
+/* Sends "add:" with 41 to `receiver` by name (IC_MSG_NAMED), as int (int). */
+int ict_send_add_by_name(ic_id receiver);
