@@ -157,6 +157,12 @@ void ic_epoch_retire(void *object, void (*destroy)(void *object))
 
 void ic_epoch_reclaim(void)
 {
+    /* Never from inside a section: a synchronizer holds ic_epoch_lock while it waits for the
+     * sections that began before it to end, so a thread taking that lock from inside such a
+     * section (an observer that adds or removes observers, or releases an object) would wait for
+     * itself. What is pending is reclaimed by the next call made outside a section. */
+    if (ic_epoch_in_section())
+        return;
     ic_lock(&limbo_lock);
     bool empty = limbo == NULL;
     ic_unlock(&limbo_lock);

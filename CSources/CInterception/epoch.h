@@ -103,7 +103,8 @@ IC_PRIVATE void ic_epoch_synchronize(void);
  */
 IC_PRIVATE void ic_epoch_retire(void *object, void (*destroy)(void *object));
 
-/* Destroys the retired objects that no reader can still see. Never blocks on readers. */
+/* Destroys the retired objects that no reader can still see. Never blocks on readers. Does
+ * nothing when called from inside a section (see epoch.c). */
 IC_PRIVATE void ic_epoch_reclaim(void);
 
 /* Number of retired objects not yet destroyed (diagnostics and tests). */
