@@ -10,7 +10,10 @@
  *   can still see p loaded its pointer in a section that began before its epoch load observed T,
  *   so its `active` is non-zero and < T. The reclaimer first runs membarrier() — after it, every
  *   reader's `active` store that precedes a load of p (in that reader's program order) is
- *   visible — then frees p only if every reader's `active` is 0 or >= T.
+ *   visible — then frees p only if every reader's `active` is 0 or >= T, and only if T was
+ *   retired before the scan (T <= the epoch the reclaimer read before its barrier): a reader
+ *   that the scan saw outside any section may enter one right after it and load p if p is
+ *   unpublished later.
  */
 #include "epoch.h"
 
@@ -169,13 +172,16 @@ void ic_epoch_reclaim(void)
     if (empty)
         return;
 
+    /* The scan below only speaks for what was retired before it began: a reader entering a
+     * section after the scan may still hold something retired after it (its tag is above the
+     * epoch read here), so the bound starts at the current epoch, not at "everything". */
+    uint64_t oldest = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
     heavy_barrier();
-    uint64_t oldest = UINT64_MAX; /* the oldest section still running anywhere */
     ic_lock(&ic_epoch_lock);
     for (ic_epoch_reader *r = readers; r; r = r->next) {
         uint64_t active = ic_epoch_of(atomic_load_explicit(&r->active, memory_order_acquire));
         if (active != 0 && active < oldest)
-            oldest = active;
+            oldest = active; /* the oldest section still running anywhere */
     }
     ic_unlock(&ic_epoch_lock);
 
