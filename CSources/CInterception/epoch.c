@@ -208,6 +208,37 @@ void ic_epoch_reclaim(void)
     }
 }
 
+/* Whether something retired with a tag at or below `tag` is still waiting to be destroyed. */
+static bool pending_since(uint64_t tag)
+{
+    bool found = false;
+    ic_lock(&limbo_lock);
+    for (retired *r = limbo; r && !found; r = r->next)
+        found = r->tag <= tag;
+    ic_unlock(&limbo_lock);
+    return found;
+}
+
+void ic_epoch_drain(void)
+{
+    if (ic_epoch_in_section()) {
+        /* The caller's own section holds back what was retired before it began. */
+        ic_epoch_synchronize();
+        return;
+    }
+    /* One synchronize is not enough: it does not wait for a thread that is itself waiting in
+     * ic_epoch_synchronize from inside a section (that thread may be blocked on the lock the
+     * scan holds), and that thread's section still holds back reclamation. So wait, without
+     * holding anything, until everything retired before this call is gone. */
+    uint64_t start = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
+    for (unsigned spins = 0;; spins++) {
+        ic_epoch_synchronize();
+        if (!pending_since(start))
+            return;
+        pause_briefly(spins);
+    }
+}
+
 size_t ic_epoch_pending(void)
 {
     ic_lock(&limbo_lock);

@@ -107,6 +107,14 @@ IC_PRIVATE void ic_epoch_retire(void *object, void (*destroy)(void *object));
  * nothing when called from inside a section (see epoch.c). */
 IC_PRIVATE void ic_epoch_reclaim(void);
 
+/*
+ * Waits until every object retired before this call has been destroyed, i.e. until every
+ * section that began before it has ended, including those of threads waiting in
+ * ic_epoch_synchronize (which ic_epoch_synchronize itself does not wait for). From inside a
+ * section it can only synchronize: the caller's own section holds back reclamation.
+ */
+IC_PRIVATE void ic_epoch_drain(void);
+
 /* Number of retired objects not yet destroyed (diagnostics and tests). */
 IC_PRIVATE size_t ic_epoch_pending(void);
 

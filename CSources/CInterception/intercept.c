@@ -490,11 +490,7 @@ ic_class *ic_intercept_original_class(ic_id obj)
     return sub ? sub->superclass : isa;
 }
 
-void ic_intercept_quiesce(void)
-{
-    ic_epoch_synchronize();
-    ic_epoch_reclaim();
-}
+void ic_intercept_quiesce(void) { ic_epoch_drain(); }
 
 static void fill_counters(const ic_engine_counts *c, size_t live, ic_intercept_counters *out)
 {
