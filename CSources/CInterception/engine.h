@@ -115,6 +115,12 @@ static inline ic_class *ic_engine_first_subclass(ic_class *cls);
  * Lock-free when cached. */
 static inline ic_imp ic_engine_original_imp(ic_id self, ic_sel sel);
 
+/* ic_engine_original_imp's uncached case (a super lookup from `start`), kept out of line so the
+ * trampolines' fast path needs no stack frame (intercept.c). */
+IC_PRIVATE __attribute__((noinline)) ic_imp ic_engine_original_imp_uncached(ic_id self,
+                                                                           ic_class *start,
+                                                                           ic_sel sel);
+
 /* The trampoline for a signature's ABI key, or NULL (trampolines.c). */
 IC_PRIVATE ic_imp ic_trampoline_for(const ic_signature *sig);
 /* The dealloc trampoline (trampolines.c). */
@@ -172,8 +178,7 @@ __attribute__((always_inline)) static inline ic_imp ic_engine_original_imp(ic_id
     ic_imp imp = ic_dtable_get(&start->dtable, sel);
     if (IC_LIKELY(imp != NULL))
         return imp;
-    ic_super super = {self, start};
-    return ic_msg_lookup_super(&super, sel);
+    return ic_engine_original_imp_uncached(self, start, sel);
 }
 
 #endif /* IC_ENGINE_H */
