@@ -1,0 +1,149 @@
+// RuntimeValue: the Swift types that can cross into the runtime, and their type encodings.
+import CInterception
+
+/// A Swift type that can be a method's argument or result: it names its type encoding and
+/// converts to and from the C value the runtime passes.
+///
+/// The runtime calls methods by their type encodings, so every Swift type used with
+/// ``RuntimeObject/send(_:_:)`` or in a method closure given to
+/// ``RuntimeClass/Builder/method(_:_:)`` derives its part of the encoding from this protocol:
+///
+/// | Swift type | encoding |
+/// |---|---|
+/// | `Int8` `Int16` `Int32` `Int64` `Int` | `c` `s` `i` `q` `q` |
+/// | `UInt8` `UInt16` `UInt32` `UInt64` `UInt` | `C` `S` `I` `Q` `Q` |
+/// | `Bool` `Float` `Double` (`Float80` on x86) | `B` `f` `d` (`D`) |
+/// | `RuntimeObject?` `RuntimeClass?` `Selector` / `Selector?` | `@` `#` `:` |
+/// | `UnsafeRawPointer?` `UnsafeMutableRawPointer?` `OpaquePointer?` | `^v` |
+/// | `UnsafePointer<CChar>?` `UnsafeMutablePointer<CChar>?` | `*` |
+/// | your `BitwiseCopyable` struct conforming to ``RuntimeStruct`` | its `runtimeEncoding` |
+///
+/// Conform your own types through ``RuntimeStruct`` (structs laid out as C lays them out) or,
+/// for anything else, by implementing the four requirements; the C representation's size and
+/// alignment are checked against the encoding whenever the type is used.
+///
+/// The metatype is `Sendable` (`SendableMetatype`): method closures, which any thread may run,
+/// convert their arguments through these types.
+public protocol RuntimeValue: SendableMetatype {
+    /// The C value the runtime passes for this type: a type whose size and alignment are the
+    /// encoding's (`UInt8` for `Bool`, a raw pointer for objects).
+    associatedtype RuntimeRepresentation: BitwiseCopyable
+
+    /// The type encoding of one value of this type, for example `"i"` or `"{Point=dd}"`.
+    static var runtimeEncoding: String { get }
+
+    /// The Swift value of a C value received from the runtime (an argument or a result).
+    /// Object types take a reference of their own here.
+    init(runtimeRepresentation: RuntimeRepresentation)
+
+    /// The C value to pass to the runtime. For object types this is a borrowed pointer, valid
+    /// only while `self` lives (the send keeps its arguments alive for the call).
+    var runtimeRepresentation: RuntimeRepresentation { get }
+}
+
+extension RuntimeValue where RuntimeRepresentation == Self {
+    /// The value itself: its memory is already the C value.
+    public init(runtimeRepresentation: Self) {
+        self = runtimeRepresentation
+    }
+
+    /// The value itself: its memory is already the C value.
+    public var runtimeRepresentation: Self { self }
+}
+
+extension Int8: RuntimeValue {
+    /// `c`
+    public static var runtimeEncoding: String { "c" }
+}
+
+extension Int16: RuntimeValue {
+    /// `s`
+    public static var runtimeEncoding: String { "s" }
+}
+
+extension Int32: RuntimeValue {
+    /// `i`
+    public static var runtimeEncoding: String { "i" }
+}
+
+extension Int64: RuntimeValue {
+    /// `q`
+    public static var runtimeEncoding: String { "q" }
+}
+
+extension Int: RuntimeValue {
+    /// `q` (this runtime supports 64-bit platforms only).
+    public static var runtimeEncoding: String { "q" }
+}
+
+extension UInt8: RuntimeValue {
+    /// `C`
+    public static var runtimeEncoding: String { "C" }
+}
+
+extension UInt16: RuntimeValue {
+    /// `S`
+    public static var runtimeEncoding: String { "S" }
+}
+
+extension UInt32: RuntimeValue {
+    /// `I`
+    public static var runtimeEncoding: String { "I" }
+}
+
+extension UInt64: RuntimeValue {
+    /// `Q`
+    public static var runtimeEncoding: String { "Q" }
+}
+
+extension UInt: RuntimeValue {
+    /// `Q` (this runtime supports 64-bit platforms only).
+    public static var runtimeEncoding: String { "Q" }
+}
+
+extension Float: RuntimeValue {
+    /// `f`
+    public static var runtimeEncoding: String { "f" }
+}
+
+extension Double: RuntimeValue {
+    /// `d`
+    public static var runtimeEncoding: String { "d" }
+}
+
+#if (arch(i386) || arch(x86_64)) && !(os(Windows) || os(Android))
+    extension Float80: RuntimeValue {
+        /// `D` (C's `long double`, the x87 80-bit format).
+        public static var runtimeEncoding: String { "D" }
+    }
+#endif
+
+extension Bool: RuntimeValue {
+    /// `B`
+    public static var runtimeEncoding: String { "B" }
+
+    /// Any nonzero byte is `true` (C code may store other values than 1 in a `_Bool`'s byte, and
+    /// a Swift `Bool` must be exactly 0 or 1).
+    public init(runtimeRepresentation: UInt8) {
+        self = runtimeRepresentation != 0
+    }
+
+    /// 1 or 0.
+    public var runtimeRepresentation: UInt8 { self ? 1 : 0 }
+}
+
+extension Selector: RuntimeValue {
+    /// `:`
+    public static var runtimeEncoding: String { ":" }
+
+    /// The selector; a NULL selector traps: declare the type `Selector?` where NULL can come.
+    public init(runtimeRepresentation: UnsafeRawPointer?) {
+        guard let pointer = runtimeRepresentation else {
+            preconditionFailure("a NULL selector was passed where Swift expects Selector; use Selector?")
+        }
+        self.init(pointer: OpaquePointer(pointer))
+    }
+
+    /// The selector pointer.
+    public var runtimeRepresentation: UnsafeRawPointer? { UnsafeRawPointer(pointer) }
+}
