@@ -3,48 +3,48 @@
 import CInterception
 
 /// Where one scalar value travels in a C call, and how it is widened.
-enum RegisterSlot: Sendable, Equatable {
-    /// An integer or pointer in a general-purpose register; narrower values are sign- or
-    /// zero-extended to 64 bits (what clang-compiled callees rely on for `char`/`short`/`_Bool`).
-    case signed(bytes: Int)
-    case unsigned(bytes: Int)
-    /// A `float` or `double` in a vector register (its low 32 or 64 bits).
-    case float
-    case double
+enum RegisterSlot: UInt8, Sendable {
+    /// Integers and pointers go in general-purpose registers; narrower values are sign- or
+    /// zero-extended to 64 bits (what clang-compiled callees rely on for `char`, `short` and
+    /// `_Bool`).
+    case int8 = 1
+    case uint8, int16, uint16, int32, uint32, word
+    /// A `float` or `double` goes in a vector register (its low 32 or 64 bits).
+    case float, double
 
     /// The slot of a normalized single-type encoding, or `nil` if the value is not a scalar
     /// passed in one register (structs, `long double`, `void`…).
     init?(encoding: String) {
         switch encoding {
-        case "c": self = .signed(bytes: 1)
-        case "s": self = .signed(bytes: 2)
-        case "i", "l": self = .signed(bytes: 4)
-        case "q": self = .signed(bytes: 8)
-        case "C", "B": self = .unsigned(bytes: 1)
-        case "S": self = .unsigned(bytes: 2)
-        case "I", "L": self = .unsigned(bytes: 4)
-        case "Q", "*", "@", "#", ":": self = .unsigned(bytes: 8)
+        case "c": self = .int8
+        case "s": self = .int16
+        case "i", "l": self = .int32
+        case "C", "B": self = .uint8
+        case "S": self = .uint16
+        case "I", "L": self = .uint32
+        case "q", "Q", "*", "@", "#", ":": self = .word
         case "f": self = .float
         case "d": self = .double
         default:
             guard encoding.hasPrefix("^") else { return nil }
-            self = .unsigned(bytes: 8)
+            self = .word
         }
     }
 
     var isVector: Bool { self == .float || self == .double }
 
-    /// The 64 register bits of a value whose C representation is `value`.
-    func bits<T: BitwiseCopyable>(of value: T) -> UInt64 {
-        var raw: UInt64 = 0
-        withUnsafeMutableBytes(of: &raw) { destination in
-            withUnsafeBytes(of: value) { destination.copyMemory(from: $0) }
-        }
+    /// The 64 register bits of a value whose C bytes are the low bytes of `raw`: sign- or
+    /// zero-extended from the value's width (whatever the upper bits of `raw` held).
+    @inline(__always)
+    func extend(_ raw: UInt64) -> UInt64 {
         switch self {
-        case .signed(bytes: 1): return UInt64(bitPattern: Int64(Int8(truncatingIfNeeded: raw)))
-        case .signed(bytes: 2): return UInt64(bitPattern: Int64(Int16(truncatingIfNeeded: raw)))
-        case .signed(bytes: 4): return UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: raw)))
-        default: return raw
+        case .int8: return UInt64(bitPattern: Int64(Int8(truncatingIfNeeded: raw)))
+        case .int16: return UInt64(bitPattern: Int64(Int16(truncatingIfNeeded: raw)))
+        case .int32: return UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: raw)))
+        case .uint8: return raw & 0xFF
+        case .uint16: return raw & 0xFFFF
+        case .uint32, .float: return raw & 0xFFFF_FFFF
+        case .word, .double: return raw
         }
     }
 }
@@ -61,28 +61,43 @@ enum RegisterSlot: Sendable, Equatable {
 /// not declare are ignored by it. A result comes back in rax/x0 (read as `UInt64`, truncated)
 /// or xmm0/v0 (read as `Double`, a `float` being its low 32 bits). No argument goes on the
 /// stack, so the callee's frame is what it expects.
+///
+/// The shape is a trivial value (slots packed 4 bits each) so that reading it from a cached
+/// plan costs no reference counting.
 struct DirectCallShape: Sendable {
     static let maxIntegers = 4
     static let maxVectors = 8
 
-    let arguments: [RegisterSlot]
-    /// `nil` for a `void` result.
+    /// Argument slots, 4 bits each, first argument in the low bits.
+    private let packedArguments: UInt64
+    /// The result's slot, `nil` for `void`.
     let result: RegisterSlot?
+
+    /// The slot of argument `index`.
+    @inline(__always)
+    func argument(_ index: Int) -> RegisterSlot {
+        RegisterSlot(rawValue: UInt8(truncatingIfNeeded: packedArguments >> (4 * UInt64(index))) & 0xF)!
+    }
 
     /// The shape of a Swift signature, or `nil` if it needs the invocation path.
     init?<each A: RuntimeValue, R: RuntimeValue>(result: R.Type, _ arguments: repeat (each A).Type) {
         #if (arch(x86_64) || arch(arm64)) && !os(Windows)
-            var slots: [RegisterSlot] = []
+            var packed: UInt64 = 0
+            var integers = 0
+            var vectors = 0
             for argument in repeat each arguments {
                 guard let slot = RegisterSlot(encoding: argument.runtimeEncoding),
                     Self.representationSize(argument) <= 8
                 else { return nil }
-                slots.append(slot)
+                if slot.isVector {
+                    vectors += 1
+                } else {
+                    integers += 1
+                }
+                guard integers <= Self.maxIntegers, vectors <= Self.maxVectors else { return nil }
+                packed |= UInt64(slot.rawValue) << (4 * UInt64(integers + vectors - 1))
             }
-            guard slots.count(where: { !$0.isVector }) <= Self.maxIntegers,
-                slots.count(where: \.isVector) <= Self.maxVectors
-            else { return nil }
-            if R.runtimeEncoding == "v" {
+            if R.self == NoResult.self {
                 self.result = nil
             } else {
                 guard let slot = RegisterSlot(encoding: R.runtimeEncoding),
@@ -90,14 +105,12 @@ struct DirectCallShape: Sendable {
                 else { return nil }
                 self.result = slot
             }
-            self.arguments = slots
+            self.packedArguments = packed
         #else
             return nil
         #endif
     }
-}
 
-extension DirectCallShape {
     private static func representationSize<T: RuntimeValue>(_ type: T.Type) -> Int {
         MemoryLayout<T.RuntimeRepresentation>.size
     }
@@ -116,61 +129,52 @@ extension DirectCallShape {
         ) -> Double
 #endif
 
-extension DirectCallShape {
-    /// Calls `imp` with `receiver`, `selector` and the arguments placed in registers, and
-    /// returns the result converted to `R` (``NoResult`` for `void`).
-    func call<each A: RuntimeValue, R: RuntimeValue>(
-        _ imp: ic_imp, receiver: OpaquePointer, selector: OpaquePointer, _ arguments: repeat each A,
-        result: R.Type
-    ) -> R {
-        #if (arch(x86_64) || arch(arm64)) && !os(Windows)
-            var integers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            var vectors: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-                (0, 0, 0, 0, 0, 0, 0, 0)
-            var index = 0
-            var integerCount = 0
-            var vectorCount = 0
-            for argument in repeat each arguments {
-                let slot = self.arguments[index]
-                index += 1
-                let bits = slot.bits(of: argument.runtimeRepresentation)
-                if slot.isVector {
-                    withUnsafeMutableBytes(of: &vectors) {
-                        $0.storeBytes(of: bits, toByteOffset: vectorCount * 8, as: UInt64.self)
-                    }
-                    vectorCount += 1
-                } else {
-                    withUnsafeMutableBytes(of: &integers) {
-                        $0.storeBytes(of: bits, toByteOffset: integerCount * 8, as: UInt64.self)
-                    }
-                    integerCount += 1
-                }
+/// The argument registers of a direct call, filled in order (see ``DirectCallShape``).
+struct RegisterFile {
+    private var integers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var vectors: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0)
+    private var integerCount = 0
+    private var vectorCount = 0
+
+    /// Puts the next argument of `slot`'s class in its register. The shape guarantees that the
+    /// counts stay within ``DirectCallShape/maxIntegers`` and ``DirectCallShape/maxVectors``.
+    @inline(__always)
+    mutating func place(_ bits: UInt64, _ slot: RegisterSlot) {
+        if slot.isVector {
+            withUnsafeMutableBytes(of: &vectors) {
+                $0.storeBytes(of: bits, toByteOffset: vectorCount * 8, as: UInt64.self)
             }
-            let bits: UInt64
-            if let result = self.result, result.isVector {
+            vectorCount += 1
+        } else {
+            withUnsafeMutableBytes(of: &integers) {
+                $0.storeBytes(of: bits, toByteOffset: integerCount * 8, as: UInt64.self)
+            }
+            integerCount += 1
+        }
+    }
+
+    /// Calls `imp` with the receiver, the selector and these registers; returns the bits of the
+    /// result register (`xmm0`/`v0` if `vectorResult`, else `rax`/`x0`).
+    func call(_ imp: ic_imp, receiver: OpaquePointer, selector: OpaquePointer, vectorResult: Bool) -> UInt64 {
+        #if (arch(x86_64) || arch(arm64)) && !os(Windows)
+            if vectorResult {
                 let function = unsafeBitCast(imp, to: DirectVectorIMP.self)
-                bits =
-                    function(
-                        receiver, selector, integers.0, integers.1, integers.2, integers.3,
-                        Double(bitPattern: vectors.0), Double(bitPattern: vectors.1),
-                        Double(bitPattern: vectors.2), Double(bitPattern: vectors.3),
-                        Double(bitPattern: vectors.4), Double(bitPattern: vectors.5),
-                        Double(bitPattern: vectors.6), Double(bitPattern: vectors.7)
-                    ).bitPattern
-            } else {
-                let function = unsafeBitCast(imp, to: DirectIntegerIMP.self)
-                bits = function(
+                return function(
                     receiver, selector, integers.0, integers.1, integers.2, integers.3,
                     Double(bitPattern: vectors.0), Double(bitPattern: vectors.1),
                     Double(bitPattern: vectors.2), Double(bitPattern: vectors.3),
                     Double(bitPattern: vectors.4), Double(bitPattern: vectors.5),
-                    Double(bitPattern: vectors.6), Double(bitPattern: vectors.7))
+                    Double(bitPattern: vectors.6), Double(bitPattern: vectors.7)
+                ).bitPattern
             }
-            // Little-endian: the value's bytes are the low bytes of the register. (For a `void`
-            // result the bits are meaningless and `NoResult` ignores them.)
-            return withUnsafeBytes(of: bits) {
-                R(runtimeRepresentation: $0.loadUnaligned(as: R.RuntimeRepresentation.self))
-            }
+            let function = unsafeBitCast(imp, to: DirectIntegerIMP.self)
+            return function(
+                receiver, selector, integers.0, integers.1, integers.2, integers.3,
+                Double(bitPattern: vectors.0), Double(bitPattern: vectors.1),
+                Double(bitPattern: vectors.2), Double(bitPattern: vectors.3),
+                Double(bitPattern: vectors.4), Double(bitPattern: vectors.5),
+                Double(bitPattern: vectors.6), Double(bitPattern: vectors.7))
         #else
             preconditionFailure("no direct calls on this architecture")
         #endif

@@ -25,61 +25,62 @@ import CInterception
 /// - an object returned to C code that runs outside any Swift send stays parked until the
 ///   thread drains a pool or exits (then the thread's pool is released).
 ///
-/// Invariants: the pool is only touched by its own thread (thread-local storage), so it needs
-/// no lock. Draining releases one object at a time, after removing it from the pool, because a
-/// released object's `dealloc` may run closures that park objects again (above the mark, so
-/// the same drain releases them).
+/// Invariants: a pool is only touched by its own thread (thread-local storage), so it needs no
+/// lock. It is a plain heap cell, not a class instance, so the two reads every send makes cost
+/// no reference counting. Draining releases one object at a time, after removing it from the
+/// pool, because a released object's `dealloc` may run closures that park objects again (above
+/// the mark, so the same drain releases them).
 enum ReturnedObjects {
-    final class Pool {
-        var objects: [OpaquePointer] = []
-    }
+    typealias Pool = UnsafeMutablePointer<[OpaquePointer]>
 
-    /// The thread-local slot holding each thread's pool (+1, as an `Unmanaged<Pool>`).
+    /// The thread-local slot holding each thread's pool; the destructor releases what is left
+    /// and frees the pool when the thread exits.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
-            let pool = Unmanaged<Pool>.fromOpaque(raw).takeRetainedValue()
-            while let object = pool.objects.popLast() {
+            let pool = raw.assumingMemoryBound(to: [OpaquePointer].self)
+            while let object = pool.pointee.popLast() {
                 ic_release(object)
             }
+            pool.deinitialize(count: 1)
+            pool.deallocate()
         }
         precondition(status == 0, "pthread_key_create failed (\(status))")
         return key
     }()
 
     /// The calling thread's pool, if it has one.
+    @inline(__always)
     private static var currentPool: Pool? {
-        pthread_getspecific(key).map { Unmanaged<Pool>.fromOpaque($0).takeUnretainedValue() }
-    }
-
-    /// The calling thread's pool, created if needed.
-    private static var currentPoolCreatingIfNeeded: Pool {
-        if let pool = currentPool {
-            return pool
-        }
-        let pool = Pool()
-        pthread_setspecific(key, Unmanaged.passRetained(pool).toOpaque())
-        return pool
+        pthread_getspecific(key)?.assumingMemoryBound(to: [OpaquePointer].self)
     }
 
     /// Takes over one reference to `object` until the enclosing drain.
     static func park(_ object: OpaquePointer) {
-        currentPoolCreatingIfNeeded.objects.append(object)
+        let pool: Pool
+        if let existing = currentPool {
+            pool = existing
+        } else {
+            pool = .allocate(capacity: 1)
+            pool.initialize(to: [])
+            pthread_setspecific(key, pool)
+        }
+        pool.pointee.append(object)
     }
 
     /// The current depth, to drain back to later.
-    static var mark: Int { currentPool?.objects.count ?? 0 }
+    static var mark: Int { currentPool?.pointee.count ?? 0 }
 
     /// Releases every object parked since `mark` was taken, newest first.
     static func drain(to mark: Int) {
         guard let pool = currentPool else { return }
-        while pool.objects.count > mark {
-            let object = pool.objects.removeLast()
+        while pool.pointee.count > mark {
+            let object = pool.pointee.removeLast()
             ic_release(object)
         }
     }
 
     /// The number of objects parked on the calling thread (for tests and diagnostics).
-    static var count: Int { currentPool?.objects.count ?? 0 }
+    static var count: Int { currentPool?.pointee.count ?? 0 }
 }

@@ -29,7 +29,19 @@ extension RuntimeObject {
     public func send<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) -> R {
-        try Messenger.send(pointer, superclass: nil, selector, repeat each arguments, result: R.self)
+        var signature = SwiftSignature(R.self)
+        repeat signature.append((each A).self)
+        var call = try MessageCall(
+            receiver: pointer, superclass: nil, selector: selector, signature: signature
+        ) {
+            key, lookupClass throws(RuntimeError) in
+            try SendPlan.make(
+                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector, result: R.self,
+                repeat (each A).self)
+        }
+        var registers = RegisterFile()
+        repeat call.append(each arguments, to: &registers)
+        return try call.invoke(returning: R.self, registers: registers)
     }
 
     /// Sends `selector` with `arguments` to a method that returns nothing (`v`).
@@ -38,8 +50,19 @@ extension RuntimeObject {
     public func send<each A: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
-        let _: NoResult = try Messenger.send(
-            pointer, superclass: nil, selector, repeat each arguments, result: NoResult.self)
+        var signature = SwiftSignature(NoResult.self)
+        repeat signature.append((each A).self)
+        var call = try MessageCall(
+            receiver: pointer, superclass: nil, selector: selector, signature: signature
+        ) {
+            key, lookupClass throws(RuntimeError) in
+            try SendPlan.make(
+                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector,
+                result: NoResult.self, repeat (each A).self)
+        }
+        var registers = RegisterFile()
+        repeat call.append(each arguments, to: &registers)
+        _ = try call.invoke(returning: NoResult.self, registers: registers)
     }
 
     /// Sends `selector` to the superclass implementation, from inside a method closure.
@@ -55,8 +78,7 @@ extension RuntimeObject {
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) -> R {
         let superclass = try superclassForSuperSend(selector)
-        return try Messenger.send(
-            pointer, superclass: superclass, selector, repeat each arguments, result: R.self)
+        return try sendSuper(superclass, selector, repeat each arguments, result: R.self)
     }
 
     /// ``sendSuper(_:_:)-(_,repeat each A)->R`` to a method that returns nothing.
@@ -64,8 +86,7 @@ extension RuntimeObject {
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
         let superclass = try superclassForSuperSend(selector)
-        let _: NoResult = try Messenger.send(
-            pointer, superclass: superclass, selector, repeat each arguments, result: NoResult.self)
+        _ = try sendSuper(superclass, selector, repeat each arguments, result: NoResult.self)
     }
 
     /// Sends `selector` starting the lookup at the superclass of `definingClass`: a super send
@@ -75,8 +96,7 @@ extension RuntimeObject {
         from definingClass: RuntimeClass, _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) -> R {
         let superclass = try superclassForSuperSend(from: definingClass.pointer, selector)
-        return try Messenger.send(
-            pointer, superclass: superclass, selector, repeat each arguments, result: R.self)
+        return try sendSuper(superclass, selector, repeat each arguments, result: R.self)
     }
 
     /// ``sendSuper(from:_:_:)-(_,_,repeat each A)->R`` to a method that returns nothing.
@@ -84,8 +104,7 @@ extension RuntimeObject {
         from definingClass: RuntimeClass, _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
         let superclass = try superclassForSuperSend(from: definingClass.pointer, selector)
-        let _: NoResult = try Messenger.send(
-            pointer, superclass: superclass, selector, repeat each arguments, result: NoResult.self)
+        _ = try sendSuper(superclass, selector, repeat each arguments, result: NoResult.self)
     }
 
     private func superclassForSuperSend(_ selector: Selector) throws(RuntimeError) -> OpaquePointer {
@@ -114,86 +133,23 @@ extension RuntimeObject {
         }
         return superclass
     }
-}
 
-/// The send machinery shared by ``RuntimeObject/send(_:_:)-(_,repeat each A)->R`` and the super
-/// sends.
-enum Messenger {
-    /// Checks (once, then from the cache) and performs a send of `selector` to `receiver`, with
-    /// the lookup starting at the receiver's class, or at `superclass` for a super send.
-    static func send<each A: RuntimeValue, R: RuntimeValue>(
-        _ receiver: OpaquePointer, superclass: OpaquePointer?, _ selector: Selector,
-        _ arguments: repeat each A, result: R.Type
+    /// The super sends share this body (a super send is rarer than a send, so they pay the
+    /// pack forwarding that the two `send` methods avoid).
+    private func sendSuper<each A: RuntimeValue, R: RuntimeValue>(
+        _ superclass: OpaquePointer, _ selector: Selector, _ arguments: repeat each A, result: R.Type
     ) throws(RuntimeError) -> R {
-        let lookupClass = superclass ?? ic_object_get_class(receiver)!
-        let key = SendPlanKey(
-            lookupClass: UInt(bitPattern: lookupClass), selector: UInt(bitPattern: selector.pointer),
-            swiftSignature: ObjectIdentifier((R, repeat each A).self))
-        let plan: SendPlan
-        if let cached = SendPlanCache.shared.plan(for: key) {
-            plan = cached
-        } else {
-            let made = try SendPlan.make(
-                key: key, receiver: receiver, lookupClass: lookupClass, selector: selector,
-                result: R.self, repeat (each A).self)
-            plan = made.cacheable ? SendPlanCache.shared.insert(made) : made
+        var signature = SwiftSignature(R.self)
+        repeat signature.append((each A).self)
+        var call = try MessageCall(
+            receiver: pointer, superclass: superclass, selector: selector, signature: signature
+        ) { key, lookupClass throws(RuntimeError) in
+            try SendPlan.make(
+                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector, result: R.self,
+                repeat (each A).self)
         }
-
-        // Only resolved once the plan exists: for a selector nobody implements or forwards,
-        // the lookup itself would trap in the root's doesNotRecognizeSelector:.
-        let imp: ic_imp
-        if let superclass {
-            var target = ic_super(receiver: receiver, super_class: superclass)
-            imp = ic_msg_lookup_super(&target, selector.pointer)
-        } else {
-            imp = ic_msg_lookup(receiver, selector.pointer)
-        }
-        if plan.cacheable {
-            let bits = UInt(bitPattern: unsafeBitCast(imp, to: Int.self))
-            if bits != plan.validatedIMP.load(ordering: .relaxed) {
-                try plan.revalidate(imp: bits, receiver: receiver, selector: selector)
-            }
-        }
-
-        let mark = ReturnedObjects.mark
-        defer { ReturnedObjects.drain(to: mark) }
-        if let direct = plan.direct {
-            return direct.call(
-                imp, receiver: receiver, selector: selector.pointer, repeat each arguments, result: R.self)
-        }
-        return try InvocationCall.call(
-            plan.signature, imp, receiver: receiver, selector: selector.pointer, repeat each arguments,
-            result: R.self)
-    }
-}
-
-/// The generic path of a send: an invocation, called through libffi, for any encoding.
-enum InvocationCall {
-    static func call<each A: RuntimeValue, R: RuntimeValue>(
-        _ signature: OpaquePointer, _ imp: ic_imp, receiver: OpaquePointer, selector: OpaquePointer,
-        _ arguments: repeat each A, result: R.Type
-    ) throws(RuntimeError) -> R {
-        guard let invocation = ic_invocation_create(signature) else {
-            throw RuntimeError.lastCError()
-        }
-        defer { ic_invocation_destroy(invocation) }
-        // The invocation's buffer is zeroed and sized by the signature, which was checked to
-        // have each argument's size: storing the Swift values' bytes fills it exactly.
-        ic_invocation_argument_pointer(invocation, 0)!.storeBytes(of: receiver, as: OpaquePointer.self)
-        ic_invocation_argument_pointer(invocation, 1)!.storeBytes(of: selector, as: OpaquePointer.self)
-        var index = 2
-        for argument in repeat each arguments {
-            let value = argument.runtimeRepresentation
-            ic_invocation_argument_pointer(invocation, index)!.storeBytes(of: value, as: type(of: value))
-            index += 1
-        }
-        try RuntimeError.check(ic_invocation_invoke_imp(invocation, imp))
-        guard let returned = ic_invocation_return_pointer(invocation) else {
-            // `void`: R is NoResult, which reads nothing meaningful.
-            return withUnsafeBytes(of: UInt64(0)) {
-                R(runtimeRepresentation: $0.loadUnaligned(as: R.RuntimeRepresentation.self))
-            }
-        }
-        return R(runtimeRepresentation: returned.loadUnaligned(as: R.RuntimeRepresentation.self))
+        var registers = RegisterFile()
+        repeat call.append(each arguments, to: &registers)
+        return try call.invoke(returning: R.self, registers: registers)
     }
 }

@@ -28,6 +28,14 @@ extension Optional: RuntimeValue where Wrapped: RuntimeNullable {
 
     /// NULL for `nil`, else the wrapped value's pointer (borrowed).
     public var runtimeRepresentation: UnsafeRawPointer? { self?.runtimePointer }
+
+    /// The pointer's address.
+    public func _registerBits() -> UInt64 { UInt64(UInt(bitPattern: self?.runtimePointer)) }
+
+    /// `nil` for 0, else the wrapped value of that address.
+    public init(_registerBits bits: UInt64) {
+        self = UnsafeRawPointer(bitPattern: UInt(bits)).map(Wrapped.init(nonNullRuntimePointer:))
+    }
 }
 
 extension RuntimeObject: RuntimeNullable {

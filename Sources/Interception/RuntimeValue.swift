@@ -39,6 +39,45 @@ public protocol RuntimeValue: SendableMetatype {
     /// The C value to pass to the runtime. For object types this is a borrowed pointer, valid
     /// only while `self` lives (the send keeps its arguments alive for the call).
     var runtimeRepresentation: RuntimeRepresentation { get }
+
+    /// Implementation detail of the direct-call fast path: the C value's bytes in the low bytes
+    /// of a 64-bit register (the send widens them as the callee expects). The default
+    /// implementation is right for every type; the standard conformances override it only to
+    /// skip generic code.
+    func _registerBits() -> UInt64
+
+    /// Implementation detail of the direct-call fast path: the value whose C value is the low
+    /// bytes of `bits`. The default implementation is right for every type.
+    init(_registerBits bits: UInt64)
+}
+
+extension RuntimeValue {
+    /// The C value's bytes, zero-extended (only called for values of at most 8 bytes).
+    public func _registerBits() -> UInt64 {
+        var bits: UInt64 = 0
+        let value = runtimeRepresentation
+        withUnsafeMutableBytes(of: &bits) { destination in
+            withUnsafeBytes(of: value) { destination.copyMemory(from: $0) }
+        }
+        return bits
+    }
+
+    /// The value of the C value in the low bytes (only called for values of at most 8 bytes;
+    /// little-endian).
+    public init(_registerBits bits: UInt64) {
+        self = withUnsafeBytes(of: bits) {
+            Self(runtimeRepresentation: $0.loadUnaligned(as: RuntimeRepresentation.self))
+        }
+    }
+}
+
+/// Scalars whose register form is their own bit pattern: the standard conformances use this to
+/// give the fast path concrete (non-generic) code.
+protocol RuntimeIntegerRegister: RuntimeValue, FixedWidthInteger {}
+
+extension RuntimeIntegerRegister {
+    public func _registerBits() -> UInt64 { UInt64(truncatingIfNeeded: self) }
+    public init(_registerBits bits: UInt64) { self.init(truncatingIfNeeded: bits) }
 }
 
 extension RuntimeValue where RuntimeRepresentation == Self {
@@ -51,52 +90,52 @@ extension RuntimeValue where RuntimeRepresentation == Self {
     public var runtimeRepresentation: Self { self }
 }
 
-extension Int8: RuntimeValue {
+extension Int8: RuntimeValue, RuntimeIntegerRegister {
     /// `c`
     public static var runtimeEncoding: String { "c" }
 }
 
-extension Int16: RuntimeValue {
+extension Int16: RuntimeValue, RuntimeIntegerRegister {
     /// `s`
     public static var runtimeEncoding: String { "s" }
 }
 
-extension Int32: RuntimeValue {
+extension Int32: RuntimeValue, RuntimeIntegerRegister {
     /// `i`
     public static var runtimeEncoding: String { "i" }
 }
 
-extension Int64: RuntimeValue {
+extension Int64: RuntimeValue, RuntimeIntegerRegister {
     /// `q`
     public static var runtimeEncoding: String { "q" }
 }
 
-extension Int: RuntimeValue {
+extension Int: RuntimeValue, RuntimeIntegerRegister {
     /// `q` (this runtime supports 64-bit platforms only).
     public static var runtimeEncoding: String { "q" }
 }
 
-extension UInt8: RuntimeValue {
+extension UInt8: RuntimeValue, RuntimeIntegerRegister {
     /// `C`
     public static var runtimeEncoding: String { "C" }
 }
 
-extension UInt16: RuntimeValue {
+extension UInt16: RuntimeValue, RuntimeIntegerRegister {
     /// `S`
     public static var runtimeEncoding: String { "S" }
 }
 
-extension UInt32: RuntimeValue {
+extension UInt32: RuntimeValue, RuntimeIntegerRegister {
     /// `I`
     public static var runtimeEncoding: String { "I" }
 }
 
-extension UInt64: RuntimeValue {
+extension UInt64: RuntimeValue, RuntimeIntegerRegister {
     /// `Q`
     public static var runtimeEncoding: String { "Q" }
 }
 
-extension UInt: RuntimeValue {
+extension UInt: RuntimeValue, RuntimeIntegerRegister {
     /// `Q` (this runtime supports 64-bit platforms only).
     public static var runtimeEncoding: String { "Q" }
 }
@@ -104,11 +143,23 @@ extension UInt: RuntimeValue {
 extension Float: RuntimeValue {
     /// `f`
     public static var runtimeEncoding: String { "f" }
+
+    /// The bit pattern, in the low 32 bits.
+    public func _registerBits() -> UInt64 { UInt64(bitPattern) }
+
+    /// The low 32 bits as a `float`.
+    public init(_registerBits bits: UInt64) { self.init(bitPattern: UInt32(truncatingIfNeeded: bits)) }
 }
 
 extension Double: RuntimeValue {
     /// `d`
     public static var runtimeEncoding: String { "d" }
+
+    /// The bit pattern.
+    public func _registerBits() -> UInt64 { bitPattern }
+
+    /// The bits as a `double`.
+    public init(_registerBits bits: UInt64) { self.init(bitPattern: bits) }
 }
 
 #if (arch(i386) || arch(x86_64)) && !(os(Windows) || os(Android))
@@ -130,6 +181,13 @@ extension Bool: RuntimeValue {
 
     /// 1 or 0.
     public var runtimeRepresentation: UInt8 { self ? 1 : 0 }
+
+    /// 1 or 0.
+    public func _registerBits() -> UInt64 { self ? 1 : 0 }
+
+    /// Whether the low byte is nonzero (`_Bool` is one byte; the rest of the register is not
+    /// the callee's to define).
+    public init(_registerBits bits: UInt64) { self = bits & 0xFF != 0 }
 }
 
 extension Selector: RuntimeValue {

@@ -9,26 +9,27 @@ struct SendPlanKey: Hashable, Sendable {
     /// superclass of the class defining the calling method.
     let lookupClass: UInt
     let selector: UInt
-    /// The Swift signature: the metatype of the tuple `(Result, Arguments…)`, unique per
-    /// combination of Swift types.
-    let swiftSignature: ObjectIdentifier
+    /// ``SwiftSignature/hash`` of the call's Swift types. Hits are confirmed against the plan's
+    /// `swiftTypes`, so a hash collision costs a slow path, never a wrong call.
+    let swiftSignature: UInt64
 }
 
 /// The outcome of checking one Swift call shape against the method a class runs.
 ///
-/// Invariants: immutable except `validatedIMP`; immortal once cached (``SendPlanCache`` keeps
-/// every cached plan), so readers of the cache may use a plan without retaining it.
-/// `validatedIMP` is the last IMP whose method encoding was found compatible: a send whose
-/// lookup returns another IMP (a method added in a subclass, replaced, exchanged, intercepted)
-/// re-checks the method before calling it, so a cached plan never outlives a change of
-/// signature.
-final class SendPlan: @unchecked Sendable {
-    // @unchecked Sendable: `signature` points to an immortal, immutable interned C signature;
-    // everything else is immutable or atomic.
-
+/// Cached plans live in immortal raw memory (see ``SendPlanCache``) so that a send reads them
+/// through a plain pointer, with no reference counting. A plan for a forwarded selector is not
+/// cached and lives on the sending thread's stack (its deinit frees `swiftTypes`).
+///
+/// Invariants: immutable except `validatedIMP`, the last IMP whose method encoding was found
+/// compatible. A send whose lookup returns another IMP (a method added in a subclass, replaced,
+/// exchanged, intercepted) re-checks the method before calling it, so a cached plan never
+/// outlives a change of signature.
+struct SendPlan: ~Copyable {
     let key: SendPlanKey
-    /// The Swift call's interned signature. Compatible with the method's (same ABI), so calls
-    /// are made with it.
+    /// The Swift types (result first, as metadata addresses), owned by the plan.
+    let swiftTypes: UnsafeMutableBufferPointer<UInt>
+    /// The Swift call's interned signature (immortal). Compatible with the method's (same ABI),
+    /// so calls are made with it.
     let signature: OpaquePointer
     /// How to call through registers, or `nil` to call through an invocation (libffi).
     let direct: DirectCallShape?
@@ -37,15 +38,8 @@ final class SendPlan: @unchecked Sendable {
     let cacheable: Bool
     let validatedIMP: Atomic<UInt>
 
-    init(
-        key: SendPlanKey, signature: OpaquePointer, direct: DirectCallShape?, cacheable: Bool,
-        validatedIMP: UInt
-    ) {
-        self.key = key
-        self.signature = signature
-        self.direct = direct
-        self.cacheable = cacheable
-        self.validatedIMP = Atomic(validatedIMP)
+    deinit {
+        swiftTypes.deallocate()
     }
 }
 
@@ -93,10 +87,21 @@ extension SendPlan {
                 methodEncoding: TypeEncoding.types(of: methodSignature),
                 swiftEncoding: TypeEncoding.types(of: swiftSignature))
         }
+        var types = SwiftSignature(R.self)
+        for argument in repeat each arguments {
+            types.append(argument)
+        }
+        let swiftTypes = UnsafeMutableBufferPointer<UInt>.allocate(capacity: types.list.count)
+        _ = swiftTypes.initialize(from: types.list)
         return SendPlan(
-            key: key, signature: swiftSignature,
+            key: key, swiftTypes: swiftTypes, signature: swiftSignature,
             direct: DirectCallShape(result: R.self, repeat (each A).self),
-            cacheable: cacheable, validatedIMP: imp)
+            cacheable: cacheable, validatedIMP: Atomic(imp))
+    }
+
+    /// Whether this plan was made for exactly the types of `signature`.
+    func matches(_ signature: borrowing SwiftSignature) -> Bool {
+        signature.matches(UnsafeBufferPointer(swiftTypes))
     }
 
     /// Re-checks the plan for a new IMP: the method now resolved for the key must still accept
@@ -140,51 +145,61 @@ extension SendPlan {
 /// The cache of checked plans.
 ///
 /// Readers take no lock: a direct-mapped table of atomic slots, each holding the address of a
-/// plan (or 0), is probed once; a hit is confirmed by comparing the plan's key. Writers hold
-/// `plans`' lock, which guards the dictionary that owns every cached plan (keeping plans alive
-/// forever is what lets readers use a slot's plan without retaining it; there is one plan per
-/// (class, selector, Swift signature) ever sent, and classes are immortal too). A slot
-/// overwritten by a colliding key only costs its previous owner a locked dictionary lookup.
+/// plan (or 0), is probed once; a hit is confirmed by the plan's key and Swift types. Writers
+/// hold `plans`' lock, which guards the dictionary that owns every cached plan. Cached plans are
+/// never freed (there is one per (class, selector, Swift signature) ever sent, and classes are
+/// immortal too): that is what lets readers use a slot's plan without reference counting or
+/// any reclamation scheme. A slot overwritten by a colliding key only costs its previous owner
+/// a locked dictionary lookup.
 final class SendPlanCache: Sendable {
     static let shared = SendPlanCache()
 
+    typealias PlanPointer = UnsafeMutablePointer<SendPlan>
+
     private static let slotBits = 10
     private let slots: InlineArray<1024, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
-    private let plans = Mutex<[SendPlanKey: SendPlan]>([:])
+    /// Every cached plan, by key. Only touched under its lock.
+    private let plans = Mutex<[SendPlanKey: UInt]>([:])
 
     private static func slot(for key: SendPlanKey) -> Int {
         var h = UInt64(truncatingIfNeeded: key.lookupClass) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(truncatingIfNeeded: key.selector) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= UInt64(truncatingIfNeeded: UInt(bitPattern: key.swiftSignature)) &* 0x1656_67B1_9E37_79F9
-        return Int(truncatingIfNeeded: h >> (64 - UInt64(slotBits)))
+        h ^= key.swiftSignature
+        h ^= h >> 31
+        return Int(truncatingIfNeeded: (h &* 0x1656_67B1_9E37_79F9) >> (64 - UInt64(slotBits)))
     }
 
-    /// The cached plan for `key`, if any.
-    func plan(for key: SendPlanKey) -> SendPlan? {
+    /// The cached plan for `key`, if any (its Swift types are for the caller to confirm).
+    func plan(for key: SendPlanKey) -> PlanPointer? {
         let slot = Self.slot(for: key)
         let bits = slots[slot].load(ordering: .acquiring)
-        if bits != 0, let address = UnsafeRawPointer(bitPattern: bits) {
-            let plan = Unmanaged<SendPlan>.fromOpaque(address).takeUnretainedValue()
-            if plan.key == key {
-                return plan
-            }
+        if let plan = PlanPointer(bitPattern: bits), plan.pointee.key == key {
+            return plan
         }
-        guard let plan = plans.withLock({ $0[key] }) else { return nil }
-        slots[slot].store(UInt(bitPattern: Unmanaged.passUnretained(plan).toOpaque()), ordering: .releasing)
+        guard let bits = plans.withLock({ $0[key] }), let plan = PlanPointer(bitPattern: bits) else {
+            return nil
+        }
+        slots[slot].store(bits, ordering: .releasing)
         return plan
     }
 
-    /// Caches `plan` (or returns the plan another thread cached first for the same key).
-    func insert(_ plan: SendPlan) -> SendPlan {
+    /// Caches `plan`, or drops it for the plan another thread cached first for the same key.
+    func insert(_ plan: consuming SendPlan) -> PlanPointer {
+        let key = plan.key
+        let fresh = PlanPointer.allocate(capacity: 1)
+        fresh.initialize(to: plan)
         let winner = plans.withLock { plans in
-            if let existing = plans[plan.key] {
+            if let existing = plans[key] {
                 return existing
             }
-            plans[plan.key] = plan
-            return plan
+            plans[key] = UInt(bitPattern: fresh)
+            return UInt(bitPattern: fresh)
         }
-        slots[Self.slot(for: plan.key)].store(
-            UInt(bitPattern: Unmanaged.passUnretained(winner).toOpaque()), ordering: .releasing)
-        return winner
+        if winner != UInt(bitPattern: fresh) {
+            fresh.deinitialize(count: 1)
+            fresh.deallocate()
+        }
+        slots[Self.slot(for: key)].store(winner, ordering: .releasing)
+        return PlanPointer(bitPattern: winner)!
     }
 }
