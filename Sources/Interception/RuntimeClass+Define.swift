@@ -38,6 +38,6 @@ extension RuntimeClass {
             throw error
         }
         builder.seal()
-        return RuntimeClass(pointer: cls)
+        return RuntimeClass(unchecked: cls)
     }
 }

@@ -23,20 +23,26 @@ public struct RuntimeClass: Hashable, @unchecked Sendable, CustomStringConvertib
         self.pointer = pointer
     }
 
+    /// Wraps a class the runtime handed over (as an argument, a result, an object's class):
+    /// registered by construction, so not checked again on this per-call path.
+    init(unchecked pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
     /// The registered class named `name`, or `nil`.
     public static func named(_ name: String) -> RuntimeClass? {
-        ic_class_lookup(name).map(RuntimeClass.init(pointer:))
+        ic_class_lookup(name).map(RuntimeClass.init(unchecked:))
     }
 
     /// The root class, `Object`, from which every class descends.
-    public static var root: RuntimeClass { RuntimeClass(pointer: ic_class_root()) }
+    public static var root: RuntimeClass { RuntimeClass(unchecked: ic_class_root()) }
 
     /// The class's name.
     public var name: String { String(cString: ic_class_name(pointer)) }
 
     /// The superclass, or `nil` for the root class.
     public var superclass: RuntimeClass? {
-        ic_class_superclass(pointer).map(RuntimeClass.init(pointer:))
+        ic_class_superclass(pointer).map(RuntimeClass.init(unchecked:))
     }
 
     /// Whether this class is `ancestor` or one of its subclasses.

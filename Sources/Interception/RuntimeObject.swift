@@ -64,11 +64,11 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
         guard let answer else {
             preconditionFailure("-[\(actualClass.name) class] answered NULL")
         }
-        return RuntimeClass(pointer: answer)
+        return RuntimeClass(unchecked: answer)
     }
 
     /// The object's real class pointer (for an intercepted object, the engine's subclass).
-    public var actualClass: RuntimeClass { RuntimeClass(pointer: ic_object_get_class(pointer)) }
+    public var actualClass: RuntimeClass { RuntimeClass(unchecked: ic_object_get_class(pointer)) }
 
     /// Whether the object answers `selector`, as its `respondsToSelector:` method says (a class
     /// may override it to include selectors it forwards).

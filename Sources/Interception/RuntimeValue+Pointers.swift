@@ -55,9 +55,9 @@ extension RuntimeClass: RuntimeNullable {
     /// `#`
     public static var runtimeEncoding: String { "#" }
 
-    /// The class (classes passed as values are registered, hence immortal).
+    /// The class (classes passed as values are registered, hence immortal; not checked again).
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
-        self.init(pointer: OpaquePointer(pointer))
+        self.init(unchecked: OpaquePointer(pointer))
     }
 
     /// The class pointer.
@@ -137,4 +137,32 @@ extension UnsafeMutablePointer: RuntimeNullable where Pointee == CChar {
 
     /// The C string pointer.
     public var runtimePointer: UnsafeRawPointer { UnsafeRawPointer(self) }
+}
+
+extension RuntimeObject: RuntimeValue {
+    /// A handle that retains the object. NULL traps: declare `RuntimeObject?` where the runtime
+    /// may pass or return nil (as an argument, `RuntimeObject` is the natural spelling).
+    public convenience init(runtimeRepresentation: UnsafeRawPointer?) {
+        guard let pointer = runtimeRepresentation else {
+            preconditionFailure(
+                "a NULL object was passed where Swift expects RuntimeObject; use RuntimeObject?")
+        }
+        self.init(nonNullRuntimePointer: pointer)
+    }
+
+    /// The object, not retained.
+    public var runtimeRepresentation: UnsafeRawPointer? { runtimePointer }
+}
+
+extension RuntimeClass: RuntimeValue {
+    /// The class. NULL traps: declare `RuntimeClass?` where the runtime may pass or return nil.
+    public init(runtimeRepresentation: UnsafeRawPointer?) {
+        guard let pointer = runtimeRepresentation else {
+            preconditionFailure("a NULL class was passed where Swift expects RuntimeClass; use RuntimeClass?")
+        }
+        self.init(nonNullRuntimePointer: pointer)
+    }
+
+    /// The class pointer.
+    public var runtimeRepresentation: UnsafeRawPointer? { runtimePointer }
 }

@@ -13,10 +13,16 @@ import CInterception
 /// | `Int8` `Int16` `Int32` `Int64` `Int` | `c` `s` `i` `q` `q` |
 /// | `UInt8` `UInt16` `UInt32` `UInt64` `UInt` | `C` `S` `I` `Q` `Q` |
 /// | `Bool` `Float` `Double` (`Float80` on x86) | `B` `f` `d` (`D`) |
-/// | `RuntimeObject?` `RuntimeClass?` `Selector` / `Selector?` | `@` `#` `:` |
+/// | `RuntimeObject` / `RuntimeObject?` | `@` |
+/// | `RuntimeClass` / `RuntimeClass?` | `#` |
+/// | `Selector` / `Selector?` | `:` |
 /// | `UnsafeRawPointer?` `UnsafeMutableRawPointer?` `OpaquePointer?` | `^v` |
 /// | `UnsafePointer<CChar>?` `UnsafeMutablePointer<CChar>?` | `*` |
 /// | your `BitwiseCopyable` struct conforming to ``RuntimeStruct`` | its `runtimeEncoding` |
+///
+/// The non-optional `RuntimeObject`, `RuntimeClass` and `Selector` trap if C passes NULL where
+/// they are declared (a closure argument, a send's result): declare the optional where NULL
+/// can come.
 ///
 /// Conform your own types through ``RuntimeStruct`` (structs laid out as C lays them out) or,
 /// for anything else, by implementing the four requirements; the C representation's size and
