@@ -24,7 +24,9 @@ extension RuntimeObject {
     /// Objects the method returns are +0: the result handle takes its own reference.
     ///
     /// - Throws: ``RuntimeError`` with `IC_ERR_METHOD_NOT_FOUND` if the object neither
-    ///   implements nor forwards `selector` ("unrecognized selector -[Counter foo:]"), or
+    ///   implements nor forwards `selector` ("unrecognized selector -[Counter foo:]"; an object
+    ///   forwards a selector when its class overrides `forwardInvocation:` and its
+    ///   `methodSignatureForSelector:` answers for the selector), or
     ///   `IC_ERR_SIGNATURE_MISMATCH` if the Swift types do not match the method's encoding.
     public func send<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A

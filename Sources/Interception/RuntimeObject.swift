@@ -85,8 +85,9 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
         return imp(pointer, sel, cls.pointer)
     }
 
-    /// The object's current reference count (this handle's reference included; 0 while the
-    /// object is deallocating).
+    /// The object's current reference count, this handle's reference included. While the
+    /// object is deallocating it counts only the references taken since it started (which do
+    /// not keep it alive).
     public var retainCount: Int { ic_object_retain_count(pointer) }
 
     /// Whether the object is being deallocated (only true inside its `dealloc`).
@@ -134,6 +135,7 @@ struct KnownSelectors: Sendable {
     let respondsToSelector = Selector("respondsToSelector:")
     let isKindOfClass = Selector("isKindOfClass:")
     let methodSignatureForSelector = Selector("methodSignatureForSelector:")
+    let forwardInvocation = Selector("forwardInvocation:")
     let dealloc = Selector("dealloc")
     let retain = Selector("retain")
     let release = Selector("release")

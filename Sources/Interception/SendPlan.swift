@@ -73,7 +73,7 @@ extension SendPlan {
             methodSignature = signature
             imp = ic_method_imp(method).map { UInt(bitPattern: unsafeBitCast($0, to: Int.self)) } ?? 0
             cacheable = true
-        } else if let forwarded = forwardedSignature(receiver, selector) {
+        } else if forwardsInvocations(receiver), let forwarded = forwardedSignature(receiver, selector) {
             methodSignature = forwarded
             imp = 0
             cacheable = false
@@ -123,6 +123,18 @@ extension SendPlan {
                 swiftEncoding: TypeEncoding.types(of: signature))
         }
         validatedIMP.store(imp, ordering: .relaxed)
+    }
+
+    /// Whether the receiver's class overrides `forwardInvocation:`. If not, the root's runs,
+    /// which traps in `doesNotRecognizeSelector:`; so a selector is only "forwarded" when this
+    /// holds, whatever `methodSignatureForSelector:` answers. (The root's answers for any
+    /// selector the receiver's class implements, which matters for super sends that no
+    /// superclass implements.)
+    private static func forwardsInvocations(_ receiver: OpaquePointer) -> Bool {
+        let sel = KnownSelectors.shared.forwardInvocation.pointer
+        let own = ic_class_get_imp(ic_object_get_class(receiver), sel)
+        let root = ic_class_get_imp(ic_class_root(), sel)
+        return own.map { unsafeBitCast($0, to: Int.self) } != root.map { unsafeBitCast($0, to: Int.self) }
     }
 
     /// What the receiver's `methodSignatureForSelector:` answers for a selector no class of its

@@ -259,6 +259,21 @@ struct RuntimeObjectSendTests {
         #expect(throws: RuntimeError.self) { try proxy.send("missing") }
     }
 
+    @Test(
+        "an object that answers methodSignatureForSelector: without forwarding invocations does not forward")
+    func answeringWithoutForwardingIsUnrecognized() throws {
+        let name = uniqueName("HalfProxy")
+        let cls = try RuntimeClass.define(name) { c in
+            try c.method("methodSignatureForSelector:") {
+                (this: RuntimeObject, sel: Selector) -> UnsafeRawPointer? in
+                UnsafeRawPointer(ic_signature_parse("v@:"))
+            }
+        }
+        // Sending it would run the root's forwardInvocation:, which traps: the send throws.
+        let error = try #require(throws: RuntimeError.self) { try cls.new().send("anything") }
+        #expect(error.message == "unrecognized selector -[\(name) anything]")
+    }
+
     @Test("sends from many threads at once are safe and correct")
     func concurrentSends() async throws {
         let counter = try RuntimeClass.define(uniqueName("Concurrent")) { c in

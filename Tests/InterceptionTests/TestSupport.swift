@@ -7,9 +7,10 @@ import Testing
 
 private let nameCounter = Atomic<Int>(0)
 
-/// A class name no other test uses.
+/// A class name no other test uses. The "Swift" prefix keeps these apart from the names the C
+/// runtime's suites make with the same counter scheme in the same process.
 func uniqueName(_ base: String) -> String {
-    "\(base)_\(nameCounter.add(1, ordering: .relaxed).newValue)"
+    "Swift\(base)_\(nameCounter.add(1, ordering: .relaxed).newValue)"
 }
 
 /// An ordered record of events, safe to append to from any thread (method closures are
