@@ -61,7 +61,7 @@ extension RuntimeClass {
         /// try c.method("reset") { (this: RuntimeObject) in }   // v@:
         /// ```
         ///
-        /// - Throws: as ``method(_:_:)-(_,(RuntimeObject,repeat each A)->R)``.
+        /// - Throws: as the value-returning `method(_:_:)`.
         public func method<each A: RuntimeValue>(
             _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
         ) throws(RuntimeError) {
@@ -128,7 +128,7 @@ extension RuntimeClass {
                 ic_class_add_method(cls, selector.pointer, unsafeBitCast(imp, to: ic_imp.self), encoding))
         }
 
-        /// ``method(_:encoding:imp:)-(_,_,F)`` for an optional C function pointer (as C APIs
+        /// `method(_:encoding:imp:)` for an optional C function pointer (as C APIs
         /// import them); `nil` throws `IC_ERR_INVALID_ARGUMENT`.
         public func method<F>(_ selector: Selector, encoding: String, imp: F?) throws(RuntimeError) {
             guard let imp else {

@@ -75,8 +75,9 @@ enum SwiftValueBox {
         do {
             return try RuntimeClass.define("_InterceptionSwiftValueBox", storageSize: 8) { c in
                 try c.dealloc { this in
-                    let storage = ic_object_storage_for_class(
-                        this.pointer, ic_object_get_class(this.pointer))!
+                    // The box class is a direct subclass of the root, so its storage is the
+                    // object's first (also if the engine moved the object into a subclass).
+                    let storage = ic_object_storage(this.pointer)!
                     if let box = storage.load(as: UnsafeRawPointer?.self) {
                         Unmanaged<Box>.fromOpaque(box).release()
                     }
@@ -96,7 +97,7 @@ enum SwiftValueBox {
     }
 
     static func value(of object: RuntimeObject) -> (any Sendable)? {
-        guard object.actualClass == boxClass,
+        guard object.actualClass.isSubclass(of: boxClass),
             let box = ic_object_storage_for_class(object.pointer, boxClass.pointer)!.load(
                 as: UnsafeRawPointer?.self)
         else { return nil }

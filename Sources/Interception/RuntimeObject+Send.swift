@@ -48,7 +48,7 @@ extension RuntimeObject {
 
     /// Sends `selector` with `arguments` to a method that returns nothing (`v`).
     ///
-    /// - Throws: as ``send(_:_:)-(_,repeat each A)->R``.
+    /// - Throws: as the value-returning `send(_:_:)`.
     public func send<each A: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
@@ -73,9 +73,9 @@ extension RuntimeObject {
     /// the class that defines that method (not of the object's dynamic class, which may be any
     /// subclass), as Objective-C's `[super …]` does.
     ///
-    /// - Throws: ``RuntimeError`` as ``send(_:_:)-(_,repeat each A)->R``, and
+    /// - Throws: ``RuntimeError`` as the value-returning `send(_:_:)`, and
     ///   `IC_ERR_INVALID_ARGUMENT` on a handle that did not come from a method closure (use
-    ///   ``sendSuper(from:_:_:)-(_,_,repeat each A)->R`` there) or from a root class method.
+    ///   `sendSuper(from:_:_:)` there) or from a root class method.
     public func sendSuper<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) -> R {
@@ -83,7 +83,7 @@ extension RuntimeObject {
         return try sendSuper(superclass, selector, repeat each arguments, result: R.self)
     }
 
-    /// ``sendSuper(_:_:)-(_,repeat each A)->R`` to a method that returns nothing.
+    /// `sendSuper(_:_:)` to a method that returns nothing.
     public func sendSuper<each A: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
@@ -101,7 +101,7 @@ extension RuntimeObject {
         return try sendSuper(superclass, selector, repeat each arguments, result: R.self)
     }
 
-    /// ``sendSuper(from:_:_:)-(_,_,repeat each A)->R`` to a method that returns nothing.
+    /// `sendSuper(from:_:_:)` to a method that returns nothing.
     public func sendSuper<each A: RuntimeValue>(
         from definingClass: RuntimeClass, _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {

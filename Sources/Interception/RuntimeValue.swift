@@ -82,7 +82,10 @@ extension RuntimeValue {
 protocol RuntimeIntegerRegister: RuntimeValue, FixedWidthInteger {}
 
 extension RuntimeIntegerRegister {
+    /// The integer's bits (any extension: the send widens as the callee expects).
     public func _registerBits() -> UInt64 { UInt64(truncatingIfNeeded: self) }
+
+    /// The integer in the low bits.
     public init(_registerBits bits: UInt64) { self.init(truncatingIfNeeded: bits) }
 }
 
