@@ -131,10 +131,7 @@ extension SendPlan {
     /// selector the receiver's class implements, which matters for super sends that no
     /// superclass implements.)
     private static func forwardsInvocations(_ receiver: OpaquePointer) -> Bool {
-        let sel = KnownSelectors.shared.forwardInvocation.pointer
-        let own = ic_class_get_imp(ic_object_get_class(receiver), sel)
-        let root = ic_class_get_imp(ic_class_root(), sel)
-        return own.map { unsafeBitCast($0, to: Int.self) } != root.map { unsafeBitCast($0, to: Int.self) }
+        ic_class_forwards_invocations(ic_object_get_class(receiver))
     }
 
     /// What the receiver's `methodSignatureForSelector:` answers for a selector no class of its
