@@ -1,5 +1,4 @@
 // AssociationKey: a unique address to associate values with objects under.
-import Synchronization
 
 /// A key for associated objects (see ``RuntimeObject/setAssociatedObject(_:forKey:policy:)``).
 ///
@@ -28,7 +27,7 @@ public struct AssociationKey: Hashable, Sendable {
 
     /// Hands out the bytes of 4 KiB blocks, one per key. The blocks are never freed (keys are
     /// forever) and stay referenced from here, so they are not leaks.
-    private struct Allocator: ~Copyable {
+    private struct Allocator {
         static let blockSize = 4096
         var blocks: [UnsafeMutableRawPointer] = []
         var used = blockSize
@@ -43,5 +42,5 @@ public struct AssociationKey: Hashable, Sendable {
         }
     }
 
-    private static let allocator = Mutex(Allocator())
+    private static let allocator = Locked(Allocator())
 }

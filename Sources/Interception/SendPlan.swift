@@ -168,7 +168,7 @@ final class SendPlanCache: Sendable {
     private static let slotBits = 10
     private let slots: InlineArray<1024, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
     /// Every cached plan, by key. Only touched under its lock.
-    private let plans = Mutex<[SendPlanKey: UInt]>([:])
+    private let plans = Locked<[SendPlanKey: UInt]>([:])
 
     private static func slot(for key: SendPlanKey) -> Int {
         var h = UInt64(truncatingIfNeeded: key.lookupClass) &* 0x9E37_79B9_7F4A_7C15

@@ -1,7 +1,7 @@
 // Helpers shared by the Interception suites: unique class names (all suites run in parallel in
 // one process and class names are global), a thread-safe log, and a deinit counter.
 import CInterception
-import Interception
+@testable import Interception
 import Synchronization
 import Testing
 
@@ -16,7 +16,7 @@ func uniqueName(_ base: String) -> String {
 /// An ordered record of events, safe to append to from any thread (method closures are
 /// `@Sendable` and may run anywhere).
 final class EventLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func append(_ entry: String) {
         entries.withLock { $0.append(entry) }
