@@ -26,3 +26,5 @@ __attribute__((noinline)) icb_vec3 icb_vec(ic_id self, ic_sel cmd, double k)
     __asm__ volatile("" ::: "memory");
     return (icb_vec3){k, 2 * k, 3 * k};
 }
+
+int icb_swift_add(ic_id self, ic_sel cmd, int x) { return icb_add(self, cmd, x); }
