@@ -27,7 +27,8 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
         ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     ic_invocation frame;
     ic_invocation_init_frame(&frame, method->sig, args, ret, IC_INV_CLOSURE_RETURN);
-    ic_invocation_call(&frame, ic_engine_original_imp(self, cmd));
+    ic_invocation_call(&frame, slot ? ic_engine_original_imp_from(slot->method, self, cmd)
+                                    : ic_engine_original_imp(self, cmd));
     if (slot)
         ic_hook_after(slot, args, frame.ret, IC_INV_CLOSURE_RETURN);
 }
