@@ -11,6 +11,8 @@ private final class SwiftBench: @unchecked Sendable {
 
     let counterClass: RuntimeClass
     let plain: RuntimeObject
+    /// An object whose `sum:b:c:d:e:f:` (six 64-bit integers) is beyond the typed fast path.
+    let generic: RuntimeObject
     let sentOptimized: RuntimeObject
     let invokedOptimized: RuntimeObject
     let sentForwarded: RuntimeObject
@@ -29,6 +31,12 @@ private final class SwiftBench: @unchecked Sendable {
         let forwardedClass = try! RuntimeClass.define("SwiftBenchForwarded") { c in
             try c.method("add:", encoding: "i@:i", imp: add)
         }
+        let sum6: @convention(c) (OpaquePointer?, OpaquePointer?, Int64, Int64, Int64, Int64, Int64, Int64) -> Int64 =
+            icb_swift_sum6
+        let genericClass = try! RuntimeClass.define("SwiftBenchGeneric") { c in
+            try c.method("sum:b:c:d:e:f:", encoding: "q@:qqqqqq", imp: sum6)
+        }
+        generic = genericClass.new()
         plain = counterClass.new()
         sentOptimized = counterClass.new()
         invokedOptimized = counterClass.new()
@@ -114,12 +122,31 @@ private func deallocWithSubscriber(ops: UInt64) -> Double {
     return fired == Int(ops) ? t1 - t0 : -1
 }
 
+/// Times `ops` sends of a six-argument method from Swift: the generic (libffi invocation) path.
+private func timeGenericSends(ops: UInt64) -> Double {
+    let object = SwiftBench.shared.generic
+    let selector = Selector("sum:b:c:d:e:f:")
+    var bad = 0
+    let t0 = icb_now_ns()
+    for i in 0..<ops {
+        let x = Int(i & 0xffff)
+        let r: Int = (try? object.send(selector, x, 1, 2, 3, 4, 5)) ?? -1
+        if r != x + 15 { bad += 1 }
+    }
+    let t1 = icb_now_ns()
+    return bad == 0 ? t1 - t0 : -1
+}
+
 func swiftCases() -> [BenchCase] {
     let ready = { () -> Bool in _ = SwiftBench.shared; return true }
     return [
         BenchCase(
             name: "swift_send", description: "RuntimeObject.send add: from Swift (typed fast path)",
             prepare: ready, run: { timeSends(SwiftBench.shared.plain, ops: $0, observed: false) }),
+        BenchCase(
+            name: "swift_send_generic",
+            description: "RuntimeObject.send of a six-integer method (generic invocation path)",
+            prepare: ready, run: timeGenericSends),
         BenchCase(
             name: "swift_sentMessage_optimized",
             description: "Swift send of add: with one rx.sentMessage subscriber (trampoline)",

@@ -49,4 +49,8 @@ double icb_now_ns(void);
 /* add: for the Swift cases (i@:i), the same body as the C cases' method. */
 int icb_swift_add(ic_id self, ic_sel cmd, int x);
 
+/* sum:b:c:d:e:f: for the Swift generic-path case (q@:qqqqqq). */
+long long icb_swift_sum6(ic_id self, ic_sel cmd, long long a, long long b, long long c, long long d,
+                         long long e, long long f);
+
 #endif /* ICB_H */
