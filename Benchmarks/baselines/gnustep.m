@@ -22,9 +22,9 @@ static GSTarget *target;
 static id proxy;
 static NSInvocation *invocation;
 
-/* Forwarding creates autoreleased objects (the NSInvocation among them), so the forwarding loop
- * drains a pool every POOL_BATCH calls, as a run loop would; the pool's cost per call is then
- * small, and memory does not grow with the number of calls. */
+/* Base's forwarding autoreleases objects on every call (without a pool this program's peak RSS
+ * went from 17 MB to 178 MB), so the forwarding loop drains a pool every POOL_BATCH calls, as a
+ * run loop would: the pool's cost per call is small, and memory does not grow with the calls. */
 enum { POOL_BATCH = 1024 };
 
 static double run_send(uint64_t ops)
