@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InterceptionTests",
-            dependencies: ["Interception", "CInterceptionTestSupport"],
+            dependencies: ["Interception", "CInterception", "CInterceptionTestSupport"],
             path: "Tests/InterceptionTests"
         ),
     ],

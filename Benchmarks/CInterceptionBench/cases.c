@@ -53,9 +53,10 @@ double icb_now_ns(void)
 static ic_sel sel_add, sel_ping, sel_vec;
 static ic_class *counter_class;   /* add:, ping, vec: */
 static ic_class *forwarded_class; /* the same methods, intercepted through the forward path */
+static ic_class *other_class;     /* only ping is ever intercepted: add: stays the original's */
 
 static ic_id plain;              /* never intercepted */
-static ic_id other_selector;     /* intercepted for ping only */
+static ic_id other_selector;     /* intercepted for ping only, in a class where add: never is */
 static ic_id optimized_none;     /* add: prepared, no observer */
 static ic_id optimized_one;      /* add: and ping with one before-observer each */
 static ic_id forwarded_none;     /* add: forced through the forward path, no observer */
@@ -97,10 +98,11 @@ static int prepare_shared(void)
     sel_vec = ic_sel_register("vec:");
     counter_class = make_counter_class("BenchCounter");
     forwarded_class = make_counter_class("BenchForwarded");
-    if (!counter_class || !forwarded_class)
+    other_class = make_counter_class("BenchOther");
+    if (!counter_class || !forwarded_class || !other_class)
         return fail("classes");
     plain = ic_class_create_instance(counter_class);
-    other_selector = ic_class_create_instance(counter_class);
+    other_selector = ic_class_create_instance(other_class);
     optimized_none = ic_class_create_instance(counter_class);
     optimized_one = ic_class_create_instance(counter_class);
     forwarded_none = ic_class_create_instance(forwarded_class);

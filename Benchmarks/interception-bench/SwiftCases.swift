@@ -1,5 +1,170 @@
-// The benchmark cases whose hot loops are Swift (Swift API and rx bindings). Cases are added as
-// the Swift layers land.
+// The benchmark cases whose hot loops are Swift: the Swift send, the rx bindings, RxCore.
+// Each loop checks its results (a wrong value or a missed event fails the case).
+import CInterception
+import CInterceptionBench
+import Interception
+
+/// State the Swift cases share, built once.
+private final class SwiftBench: @unchecked Sendable {
+    // @unchecked: the benchmark runs its cases one after another on one thread.
+    static let shared = SwiftBench()
+
+    let counterClass: RuntimeClass
+    let plain: RuntimeObject
+    /// An object whose `sum:b:c:d:e:f:` (six 64-bit integers) is beyond the typed fast path.
+    let generic: RuntimeObject
+    let sentOptimized: RuntimeObject
+    let invokedOptimized: RuntimeObject
+    let sentForwarded: RuntimeObject
+    /// Counts the events the subscribers receive (a class, so the closures capture a reference).
+    let counter = EventCounter()
+    var events: Int { counter.value }
+    let bag = DisposeBag()
+
+    private init() {
+        // add: is a C function (the same one the C cases call), so only the path differs.
+        let add: @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32 = icb_swift_add
+        counterClass = try! RuntimeClass.define("SwiftBenchCounter") { c in
+            try c.method("add:", encoding: "i@:i", imp: add)
+        }
+        // A class of its own for the forward path: the path is chosen per (class, selector).
+        let forwardedClass = try! RuntimeClass.define("SwiftBenchForwarded") { c in
+            try c.method("add:", encoding: "i@:i", imp: add)
+        }
+        let sum6: @convention(c) (OpaquePointer?, OpaquePointer?, Int64, Int64, Int64, Int64, Int64, Int64) -> Int64 =
+            icb_swift_sum6
+        let genericClass = try! RuntimeClass.define("SwiftBenchGeneric") { c in
+            try c.method("sum:b:c:d:e:f:", encoding: "q@:qqqqqq", imp: sum6)
+        }
+        generic = genericClass.new()
+        plain = counterClass.new()
+        sentOptimized = counterClass.new()
+        invokedOptimized = counterClass.new()
+        sentForwarded = forwardedClass.new()
+        let counter = self.counter
+        sentOptimized.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
+        invokedOptimized.rx.methodInvoked("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(
+            by: bag)
+        // The same method forced through the libffi forward path (prepared before subscribing).
+        precondition(ic_intercept_prepare_with_options(
+            sentForwarded.pointer, Selector("add:").pointer, UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
+        precondition(ic_intercept_path_of(sentForwarded.pointer, Selector("add:").pointer) == IC_PATH_FORWARDED)
+        precondition(ic_intercept_path_of(sentOptimized.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
+        sentForwarded.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
+    }
+}
+
+/// An event count the subscribers increment.
+private final class EventCounter: @unchecked Sendable {
+    // @unchecked: incremented and read on the benchmark's one thread.
+    var value = 0
+}
+
+/// Times `ops` sends of add: to `object` from Swift, checking each result and, if `observed`,
+/// that every call produced one event.
+private func timeSends(_ object: RuntimeObject, ops: UInt64, observed: Bool) -> Double {
+    let bench = SwiftBench.shared
+    let selector = Selector("add:")
+    let eventsBefore = bench.events
+    var bad = 0
+    let t0 = icb_now_ns()
+    for i in 0..<ops {
+        let x = Int32(truncatingIfNeeded: i & 0xffffff)
+        let r: Int32 = (try? object.send(selector, x)) ?? -1
+        if r != x &+ 1 { bad += 1 }
+    }
+    let t1 = icb_now_ns()
+    if observed && bench.events - eventsBefore != Int(ops) { bad += 1 }
+    return bad == 0 ? t1 - t0 : -1
+}
+
+private func rxcorePipeline(ops: UInt64) -> Double {
+    let subject = PublishSubject<Int>()
+    var received = 0
+    var sum = 0
+    let subscription = subject.map { $0 &* 2 }.filter { $0 & 2 == 0 }.subscribe(onNext: {
+        received += 1
+        sum &+= $0
+    })
+    var expectedSum = 0
+    var expectedCount = 0
+    let t0 = icb_now_ns()
+    for i in 0..<Int(ops) {
+        subject.onNext(i)
+    }
+    let t1 = icb_now_ns()
+    subscription.dispose()
+    for i in 0..<Int(ops) where (i &* 2) & 2 == 0 {
+        expectedCount += 1
+        expectedSum &+= i &* 2
+    }
+    return received == expectedCount && sum == expectedSum ? t1 - t0 : -1
+}
+
+/// Creates `ops` objects with a `deallocating` subscriber each, then times releasing them.
+private func deallocWithSubscriber(ops: UInt64) -> Double {
+    let cls = SwiftBench.shared.counterClass
+    var objects: [RuntimeObject?] = []
+    objects.reserveCapacity(Int(ops))
+    var fired = 0
+    var subscriptions: [Disposable] = []
+    for _ in 0..<ops {
+        let object = cls.new()
+        subscriptions.append(object.rx.deallocating.subscribe(onNext: { fired += 1 }))
+        objects.append(object)
+    }
+    let t0 = icb_now_ns()
+    for i in 0..<objects.count {
+        objects[i] = nil
+    }
+    let t1 = icb_now_ns()
+    subscriptions.forEach { $0.dispose() }
+    return fired == Int(ops) ? t1 - t0 : -1
+}
+
+/// Times `ops` sends of a six-argument method from Swift: the generic (libffi invocation) path.
+private func timeGenericSends(ops: UInt64) -> Double {
+    let object = SwiftBench.shared.generic
+    let selector = Selector("sum:b:c:d:e:f:")
+    var bad = 0
+    let t0 = icb_now_ns()
+    for i in 0..<ops {
+        let x = Int(i & 0xffff)
+        let r: Int = (try? object.send(selector, x, 1, 2, 3, 4, 5)) ?? -1
+        if r != x + 15 { bad += 1 }
+    }
+    let t1 = icb_now_ns()
+    return bad == 0 ? t1 - t0 : -1
+}
+
 func swiftCases() -> [BenchCase] {
-    []
+    let ready = { () -> Bool in _ = SwiftBench.shared; return true }
+    return [
+        BenchCase(
+            name: "swift_send", description: "RuntimeObject.send add: from Swift (typed fast path)",
+            prepare: ready, run: { timeSends(SwiftBench.shared.plain, ops: $0, observed: false) }),
+        BenchCase(
+            name: "swift_send_generic",
+            description: "RuntimeObject.send of a six-integer method (generic invocation path)",
+            prepare: ready, run: timeGenericSends),
+        BenchCase(
+            name: "swift_sentMessage_optimized",
+            description: "Swift send of add: with one rx.sentMessage subscriber (trampoline)",
+            prepare: ready, run: { timeSends(SwiftBench.shared.sentOptimized, ops: $0, observed: true) }),
+        BenchCase(
+            name: "swift_methodInvoked_optimized",
+            description: "Swift send of add: with one rx.methodInvoked subscriber (trampoline)",
+            prepare: ready, run: { timeSends(SwiftBench.shared.invokedOptimized, ops: $0, observed: true) }),
+        BenchCase(
+            name: "swift_sentMessage_forwarded",
+            description: "Swift send of add: with one rx.sentMessage subscriber (forward path)",
+            prepare: ready, run: { timeSends(SwiftBench.shared.sentForwarded, ops: $0, observed: true) }),
+        BenchCase(
+            name: "rxcore_publish_map_filter", description: "PublishSubject → map → filter → subscribe, per event",
+            prepare: { true }, run: rxcorePipeline),
+        BenchCase(
+            name: "dealloc_with_deallocating_subscriber",
+            description: "releasing the last reference of an object with a deallocating subscriber",
+            scale: 0.02, prepare: ready, run: deallocWithSubscriber),
+    ]
 }

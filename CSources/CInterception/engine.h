@@ -22,6 +22,8 @@ typedef struct ic_hook_method {
     ic_sel sel;
     const ic_signature *sig; /* the original method's signature */
     ic_hook_path path;
+    ic_class *original;      /* the interception subclass's superclass, where the original
+                                implementation is looked up (dispatch table: always current) */
     ic_imp imp;              /* what the interception subclass runs for `sel` */
     void *closure;           /* forward path: the closure record (closure.c), owned */
 } ic_hook_method;
@@ -115,6 +117,16 @@ static inline ic_class *ic_engine_first_subclass(ic_class *cls);
  * Lock-free when cached. */
 static inline ic_imp ic_engine_original_imp(ic_id self, ic_sel sel);
 
+/* The same, for a call that found its slot: the original class is the hook's. */
+static inline ic_imp ic_engine_original_imp_from(const ic_hook_method *method, ic_id self,
+                                                 ic_sel sel);
+
+/* ic_engine_original_imp's uncached case (a super lookup from `start`), kept out of line so the
+ * trampolines' fast path needs no stack frame (intercept.c). */
+IC_PRIVATE __attribute__((noinline)) ic_imp ic_engine_original_imp_uncached(ic_id self,
+                                                                           ic_class *start,
+                                                                           ic_sel sel);
+
 /* The trampoline for a signature's ABI key, or NULL (trampolines.c). */
 IC_PRIVATE ic_imp ic_trampoline_for(const ic_signature *sig);
 /* The dealloc trampoline (trampolines.c). */
@@ -172,8 +184,16 @@ __attribute__((always_inline)) static inline ic_imp ic_engine_original_imp(ic_id
     ic_imp imp = ic_dtable_get(&start->dtable, sel);
     if (IC_LIKELY(imp != NULL))
         return imp;
-    ic_super super = {self, start};
-    return ic_msg_lookup_super(&super, sel);
+    return ic_engine_original_imp_uncached(self, start, sel);
+}
+
+__attribute__((always_inline)) static inline ic_imp
+ic_engine_original_imp_from(const ic_hook_method *method, ic_id self, ic_sel sel)
+{
+    ic_imp imp = ic_dtable_get(&method->original->dtable, sel);
+    if (IC_LIKELY(imp != NULL))
+        return imp;
+    return ic_engine_original_imp_uncached(self, method->original, sel);
 }
 
 #endif /* IC_ENGINE_H */

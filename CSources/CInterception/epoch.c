@@ -62,6 +62,7 @@ static void unregister_at_exit(void *value)
         self->next->prev = self->prev;
     ic_unlock(&ic_epoch_lock);
     self->registered = false;
+    self->fast_entry = false;
 }
 
 void ic_epoch_init(void)
@@ -86,8 +87,22 @@ void ic_epoch_register_self(void)
     readers = self;
     ic_unlock(&ic_epoch_lock);
     self->registered = true;
+    self->fast_entry = ic_epoch_membarrier_ok;
     /* The destructor runs when the thread exits, before its thread-local storage goes away. */
     pthread_setspecific(exit_key, self);
+}
+
+void ic_epoch_enter_slow(void)
+{
+    ic_epoch_reader *self = &ic_epoch_self;
+    if (!self->registered)
+        ic_epoch_register_self();
+    uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
+    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1,
+                          memory_order_release);
+    /* Without membarrier() the reader itself must order its `active` store before the loads
+     * of the section (a store-load barrier). */
+    atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* A full barrier on every running thread of the process (or a local one, if readers fence). */

@@ -32,6 +32,9 @@ typedef struct ic_epoch_reader {
      * synchronizers then treat it as unable to call anything it has not re-checked. */
     _Atomic(bool) waiting;
     bool registered;   /* thread-private */
+    /* registered, and writers can use membarrier(): the only thing entry checks (one byte).
+     * Otherwise entry takes ic_epoch_enter_slow (registration, or a fence per entry). */
+    bool fast_entry;   /* thread-private */
     struct ic_epoch_reader *next; /* reader list; guarded by ic_epoch_lock */
     struct ic_epoch_reader *prev;
 } ic_epoch_reader;
@@ -43,6 +46,10 @@ IC_PRIVATE extern _Atomic(uint64_t) ic_epoch_global;
 IC_PRIVATE extern bool ic_epoch_membarrier_ok;
 
 IC_PRIVATE void ic_epoch_register_self(void);
+
+/* Entry for a thread without fast_entry: registers it if needed; fences if writers cannot use
+ * membarrier(). Stores `active` like the fast path. */
+IC_PRIVATE void ic_epoch_enter_slow(void);
 
 #define IC_EPOCH_DEPTH_BITS 20 /* a million nested sections; 44 bits of epochs */
 #define IC_EPOCH_DEPTH_MASK ((UINT64_C(1) << IC_EPOCH_DEPTH_BITS) - 1)
@@ -59,8 +66,10 @@ static inline void ic_epoch_enter(void)
         atomic_store_explicit(&self->active, active + 1, memory_order_relaxed); /* nested */
         return;
     }
-    if (IC_UNLIKELY(!self->registered))
-        ic_epoch_register_self();
+    if (IC_UNLIKELY(!self->fast_entry)) {
+        ic_epoch_enter_slow();
+        return;
+    }
     /* Acquire: a reader that sees an epoch bumped after a retirement also sees the publication
      * that preceded the bump. */
     uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
@@ -68,10 +77,7 @@ static inline void ic_epoch_enter(void)
      * earlier sections' reads of memory now being reclaimed). */
     atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1,
                           memory_order_release);
-    if (IC_LIKELY(ic_epoch_membarrier_ok))
-        atomic_signal_fence(memory_order_seq_cst); /* the writer's membarrier() is the fence */
-    else
-        atomic_thread_fence(memory_order_seq_cst);
+    atomic_signal_fence(memory_order_seq_cst); /* the writer's membarrier() is the fence */
 }
 
 /* Leaves a read-side section. */

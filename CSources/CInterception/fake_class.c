@@ -127,6 +127,7 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
     }
     hook->sel = sel;
     hook->sig = sig;
+    hook->original = original;
     ic_imp trampoline = NULL;
     if (sel == ic_sels.dealloc) {
         hook->path = IC_HOOK_DEALLOC;

@@ -20,6 +20,12 @@
 #include "selector.h"
 #include "side.h"
 
+ic_imp ic_engine_original_imp_uncached(ic_id self, ic_class *start, ic_sel sel)
+{
+    ic_super super = {self, start};
+    return ic_msg_lookup_super(&super, sel);
+}
+
 /* token → ic_observer. Guarded by ic_intercept_lock. */
 static ic_map registry = IC_MAP_INIT(IC_MAP_WORD_KEYS);
 static ic_observer_token next_token = 1;

@@ -24,29 +24,60 @@ static ic_status bad_index(const ic_invocation *inv, size_t index)
                    inv->sig->types, inv->sig->arg_count);
 }
 
+/* Where the argument storage starts in an invocation's block: after the record and the
+ * argument-pointer array. */
+static size_t head_size(const ic_signature *sig)
+{
+    return IC_ALIGN_UP(sizeof(ic_invocation) + sig->arg_count * sizeof(void *), 16);
+}
+
+size_t ic_invocation_size(const ic_signature *sig)
+{
+    return sig ? IC_ALIGN_UP(head_size(sig) + sig->buffer_size, 16) : 0;
+}
+
+/* Lays an invocation out in a zeroed, 16-aligned block of ic_invocation_size(sig) bytes. */
+static ic_invocation *lay_out(unsigned char *block, const ic_signature *sig, uint32_t flags)
+{
+    memset(block, 0, ic_invocation_size(sig));
+    ic_invocation *inv = (ic_invocation *)block;
+    unsigned char *buffer = block + head_size(sig);
+    inv->sig = sig;
+    inv->args = (void **)(block + sizeof(ic_invocation));
+    for (size_t i = 0; i < sig->arg_count; i++)
+        inv->args[i] = buffer + sig->arg_offsets[i];
+    inv->ret = sig->ret.size ? buffer + sig->ret_offset : NULL;
+    inv->flags = flags;
+    return inv;
+}
+
 ic_invocation *ic_invocation_create(const ic_signature *sig)
 {
     if (!sig) {
         ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_create: signature is NULL");
         return NULL;
     }
-    size_t head = IC_ALIGN_UP(sizeof(ic_invocation) + sig->arg_count * sizeof(void *), 16);
-    unsigned char *block = aligned_alloc(16, IC_ALIGN_UP(head + sig->buffer_size, 16));
+    unsigned char *block = aligned_alloc(16, ic_invocation_size(sig));
     if (!block) {
         ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory creating an invocation for \"%s\"",
                 sig->types);
         return NULL;
     }
-    memset(block, 0, head + sig->buffer_size);
-    ic_invocation *inv = (ic_invocation *)block;
-    unsigned char *buffer = block + head;
-    inv->sig = sig;
-    inv->args = (void **)(block + sizeof(ic_invocation));
-    for (size_t i = 0; i < sig->arg_count; i++)
-        inv->args[i] = buffer + sig->arg_offsets[i];
-    inv->ret = sig->ret.size ? buffer + sig->ret_offset : NULL;
-    inv->flags = IC_INV_HEAP;
-    return inv;
+    return lay_out(block, sig, IC_INV_HEAP);
+}
+
+ic_invocation *ic_invocation_init_in(void *buffer, size_t size, const ic_signature *sig)
+{
+    if (!buffer || !sig || ((uintptr_t)buffer & 15) || size < ic_invocation_size(sig)) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_init_in: %s",
+                !buffer ? "buffer is NULL"
+                : !sig  ? "signature is NULL"
+                : ((uintptr_t)buffer & 15)
+                    ? "buffer is not 16-byte aligned"
+                    : "buffer is smaller than ic_invocation_size(signature)");
+        return NULL;
+    }
+    return lay_out(buffer, sig, IC_INV_IN_BUFFER);
 }
 
 static void release_object_arguments(ic_invocation *inv)
@@ -62,11 +93,14 @@ static void release_object_arguments(ic_invocation *inv)
 
 void ic_invocation_destroy(ic_invocation *inv)
 {
-    if (!inv || !(inv->flags & IC_INV_HEAP))
+    if (!inv || !(inv->flags & (IC_INV_HEAP | IC_INV_IN_BUFFER)))
         return;
-    if (inv->flags & IC_INV_RETAINS_ARGUMENTS)
+    if (inv->flags & IC_INV_RETAINS_ARGUMENTS) {
         release_object_arguments(inv);
-    free(inv);
+        inv->flags &= ~(uint32_t)IC_INV_RETAINS_ARGUMENTS;
+    }
+    if (inv->flags & IC_INV_HEAP)
+        free(inv);
 }
 
 ic_invocation *ic_invocation_copy(const ic_invocation *inv)
@@ -305,7 +339,7 @@ ic_status ic_invocation_retain_arguments(ic_invocation *inv)
 {
     if (!inv)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_retain_arguments: NULL");
-    if (!(inv->flags & IC_INV_HEAP))
+    if (!(inv->flags & (IC_INV_HEAP | IC_INV_IN_BUFFER)))
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "a frame invocation cannot retain its arguments; copy it first");
     if (inv->flags & IC_INV_RETAINS_ARGUMENTS)

@@ -201,6 +201,17 @@ ic_imp ic_class_get_imp(const ic_class *cls, ic_sel sel)
     return imp;
 }
 
+bool ic_class_forwards_invocations(const ic_class *cls)
+{
+    if (!cls)
+        return false;
+    ic_lock(&ic_runtime_lock);
+    ic_method *m = ic_class_method_locked(cls, ic_sels.forward_invocation);
+    bool forwards = m && m->owner != ic_root_class;
+    ic_unlock(&ic_runtime_lock);
+    return forwards;
+}
+
 ic_method **ic_class_copy_method_list(const ic_class *cls, size_t *count)
 {
     if (count)

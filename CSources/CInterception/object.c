@@ -22,6 +22,15 @@
 #include "side.h"
 #include "weak.h"
 
+/* The class whose live-instance count an object of class `cls` is in: `cls`, or for an
+ * interception subclass, the class it was made for. */
+static ic_class *ic_object_counting_class(ic_class *cls)
+{
+    while (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS))
+        cls = cls->superclass;
+    return cls;
+}
+
 /* Objects created and not yet freed. Relaxed: a statistic, read by tests and diagnostics. */
 static _Atomic(size_t) live_objects;
 
@@ -86,7 +95,14 @@ ic_class *ic_object_set_class(ic_id obj, ic_class *cls)
                 ic_object_isa(obj)->name, obj->alloc_size, cls->name, cls->instance_size);
         return NULL;
     }
-    return atomic_exchange_explicit(&obj->isa, cls, memory_order_acq_rel);
+    ic_class *old = atomic_exchange_explicit(&obj->isa, cls, memory_order_acq_rel);
+    /* The object now counts for its new class (interception subclasses fold into theirs). */
+    ic_class *from = ic_object_counting_class(old), *to = ic_object_counting_class(cls);
+    if (from != to) {
+        atomic_fetch_sub_explicit(&from->live_instances, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&to->live_instances, 1, memory_order_relaxed);
+    }
+    return old;
 }
 
 void *ic_object_storage(ic_id obj)
@@ -207,9 +223,7 @@ void ic_object_destroy(ic_id obj)
         ic_weak_clear(obj);
     /* 3. Side record detached, memory freed. */
     ic_side *side = atomic_exchange_explicit(&obj->side, NULL, memory_order_acq_rel);
-    ic_class *cls = ic_object_isa(obj);
-    while (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS))
-        cls = cls->superclass;
+    ic_class *cls = ic_object_counting_class(ic_object_isa(obj));
     const void *address = obj;
     if (side && ic_side_dying_hook)
         ic_side_dying_hook(side, obj);

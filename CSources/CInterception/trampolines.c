@@ -88,7 +88,7 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
         ic_hook_before(slot, args, 0);                                                       \
         IC_NORMALIZE_ARGUMENTS()                                                                   \
-        ic_imp original = ic_engine_original_imp(self, cmd);                                       \
+        ic_imp original = ic_engine_original_imp_from(slot->method, self, cmd);                    \
         IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
     }                                                                                              \
     static ic_abi_##R ic_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)         \

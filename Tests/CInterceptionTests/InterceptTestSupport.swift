@@ -1,13 +1,14 @@
 // Helpers for the interception engine's suites: an observer context that records what it sees,
 // C observer callbacks that feed it, and counter snapshots.
 import CInterception
+import Glibc
 import Synchronization
 import Testing
 
 /// Records the events an observer, an original method or a test sees, from any thread.
 final class Recorder: Sendable {
-    private let state = Mutex<[String]>([])
-    private let valueState = Mutex<[(String, [UInt8])]>([])
+    private let state = TestLock<[String]>([])
+    private let valueState = TestLock<[(String, [UInt8])]>([])
     private let releases = Atomic<Int>(0)
     private let calls = Atomic<Int>(0)
 
@@ -201,4 +202,29 @@ func addDeallocTally(_ obj: ID?, _ phase: ic_observer_phase, _ tally: Tally) -> 
     let status = ic_intercept_add_dealloc_observer(obj, phase, tallyCall, context, tallyRelease, &token)
     if status != IC_OK { tallyRelease(context) }
     return (status, token)
+}
+
+/// A value guarded by a pthread mutex. (Not `Synchronization.Mutex`: on Linux it is built on
+/// futexes ThreadSanitizer does not see, which makes every guarded access look like a race.)
+final class TestLock<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched with `mutex` held.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
 }

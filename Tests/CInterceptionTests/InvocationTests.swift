@@ -77,6 +77,38 @@ struct InvocationTests {
         #expect(!ic_invocation_is_frame(copy))
     }
 
+    @Test("an invocation can live in caller memory, with no allocation")
+    func invocationInBuffer() throws {
+        let sig = try #require(ic_signature_parse("i@:i"))
+        let size = ic_invocation_size(sig)
+        #expect(size > 0)
+        #expect(ic_invocation_size(nil) == 0)
+        let cls = try makeClass("InvBuffer", methods: [("add:", imp(addOneIMP), "i@:i")])
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        try withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { buffer in
+            let inv = try #require(ic_invocation_init_in(buffer.baseAddress, size, sig))
+            #expect(ic_invocation_target(inv) == nil)
+            ic_invocation_set_target(inv, obj)
+            ic_invocation_set_selector(inv, sel("add:"))
+            var x: Int32 = 9
+            ic_invocation_set_argument(inv, 2, &x)
+            #expect(ic_invocation_retain_arguments(inv) == IC_OK)
+            #expect(ic_object_retain_count(obj) == 2)
+            #expect(ic_invocation_invoke(inv) == IC_OK)
+            var r: Int32 = 0
+            ic_invocation_get_return_value(inv, &r)
+            #expect(r == 10)
+            #expect(!ic_invocation_is_frame(inv))
+            ic_invocation_destroy(inv)  // releases the retained target, frees nothing
+            #expect(ic_object_retain_count(obj) == 1)
+            #expect(ic_invocation_init_in(buffer.baseAddress, size - 1, sig) == nil)
+            #expect(ic_invocation_init_in(buffer.baseAddress! + 8, size - 8, sig) == nil)
+            #expect(ic_invocation_init_in(nil, size, sig) == nil)
+            #expect(ic_error_status() == IC_ERR_INVALID_ARGUMENT)
+        }
+    }
+
     @Test("a new invocation is zeroed, and invoking with a NULL target returns zero")
     func nilTargetReturnsZero() throws {
         let sig = try #require(ic_signature_parse("{q4=qqqq}@:"))

@@ -97,6 +97,32 @@ struct MessageTests {
         #expect(lookup(obj, "value", as: Int32IMP.self)(obj, sel("value")) == 1)
     }
 
+    @Test("an object moved to another class counts as that class's live instance")
+    func setClassMovesLiveCount() throws {
+        let a = try makeClass("CountA")
+        let b = try makeClass("CountB")
+        let obj = try #require(ic_class_create_instance(a))
+        #expect(ic_object_set_class(obj, b) == a)
+        #expect(ic_class_live_instance_count(a) == 0)
+        #expect(ic_class_live_instance_count(b) == 1)
+        ic_release(obj)
+        #expect(ic_class_live_instance_count(b) == 0)
+        #expect(ic_class_live_instance_count(a) == 0)
+    }
+
+    @Test("a class forwards invocations when its chain overrides forwardInvocation:")
+    func forwardsInvocations() throws {
+        let forward: @convention(c) (ID?, SEL?, OpaquePointer?) -> Void = { _, _, _ in }
+        let plain = try makeClass("NoForward")
+        let forwarding = try makeClass("Forwarding", methods: [("forwardInvocation:", imp(forward), "v@:^v")])
+        let sub = try makeClass("ForwardingSub", superclass: forwarding)
+        #expect(!ic_class_forwards_invocations(plain))
+        #expect(!ic_class_forwards_invocations(ic_class_root()))
+        #expect(ic_class_forwards_invocations(forwarding))
+        #expect(ic_class_forwards_invocations(sub))
+        #expect(!ic_class_forwards_invocations(nil))
+    }
+
     @Test("an object cannot move to a class whose instances are larger")
     func setClassRefusesLargerClass() throws {
         let small = try makeClass("MoveSmall")

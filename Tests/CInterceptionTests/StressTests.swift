@@ -14,7 +14,7 @@ import Testing
 
 /// Failures seen on worker threads, asserted by the test once they joined.
 final class Violations: Sendable {
-    private let list = Locked<[String]>([])
+    private let list = TestLock<[String]>([])
     func note(_ what: String) {
         list.withLock { if $0.count < 20 { $0.append(what) } }
     }
@@ -23,7 +23,7 @@ final class Violations: Sendable {
 
 /// Objects handed from one thread to another, each with the +1 its sender gave up.
 final class Mailbox: Sendable {
-    private let items = Locked<[UInt]>([])
+    private let items = TestLock<[UInt]>([])
     /// Takes ownership of `obj` if there is room; otherwise the caller keeps it.
     func post(_ obj: ID) -> Bool {
         items.withLock {
@@ -128,8 +128,8 @@ struct StressTests {
         let extrasPrepared = Atomic<Int>(0)
         let childDeaths = Tally()
         let childrenCreated = Atomic<Int>(0)
-        let transients = Locked<[(tally: Tally, atRemoval: Int)]>([])
-        let lifecycle = Locked<[(deallocating: Tally, deallocated: Tally, own: Tally)]>([])
+        let transients = TestLock<[(tally: Tally, atRemoval: Int)]>([])
+        let lifecycle = TestLock<[(deallocating: Tally, deallocated: Tally, own: Tally)]>([])
         let handedOff = Atomic<Int>(0)
 
         /// A child to associate: counted when it dies, wherever that happens.
@@ -324,7 +324,7 @@ struct StressTests {
         let calls = Tally()  // a call observer, removed by a deallocated observer
         let remover: RemoveOnDeath
         let removableTokens: [ic_observer_token]
-        let removals = Locked<[(status: ic_status, atRemoval: Int)]>([])
+        let removals = TestLock<[(status: ic_status, atRemoval: Int)]>([])
 
         init(_ obj: ID, violations: Violations) {
             var tokens: [ic_observer_token] = []

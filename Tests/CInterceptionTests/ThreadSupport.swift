@@ -1,6 +1,8 @@
 // Threads for the stress suites: real pthreads that start together and are joined, so the work
 // really overlaps (a task group on the cooperative pool may run its children one after another on
 // a two-core machine), and a time budget that bounds a run without ever being asserted on.
+// Shared state the threads write goes through TestLock (InterceptTestSupport.swift), which
+// ThreadSanitizer sees, or atomics.
 import Glibc
 import Synchronization
 
@@ -40,32 +42,6 @@ private final class ThreadBody: Sendable {
 private final class ThreadStart {
     let run: () -> Void
     init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// A value guarded by a pthread mutex. The stress suites use this rather than `Mutex` from the
-/// Synchronization module: on Linux that one waits on futexes directly, which ThreadSanitizer
-/// cannot see, so it reports the accesses it orders as races.
-final class Locked<Value>: @unchecked Sendable {
-    // Guards `value`; allocated once, never moved.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
-    }
 }
 
 /// How long a stress loop may run: a fixed amount of work, sized to take about a second on an

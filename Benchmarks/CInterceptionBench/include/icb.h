@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <interception.h>
+
 typedef struct icb_case icb_case;
 
 /* The number of C cases, and case `i` by index or by name (NULL if none). */
@@ -43,5 +45,12 @@ uint64_t icb_last_run_bytes(void);
 
 /* The time now, in nanoseconds (CLOCK_MONOTONIC). */
 double icb_now_ns(void);
+
+/* add: for the Swift cases (i@:i), the same body as the C cases' method. */
+int icb_swift_add(ic_id self, ic_sel cmd, int x);
+
+/* sum:b:c:d:e:f: for the Swift generic-path case (q@:qqqqqq). */
+long long icb_swift_sum6(ic_id self, ic_sel cmd, long long a, long long b, long long c, long long d,
+                         long long e, long long f);
 
 #endif /* ICB_H */

@@ -90,11 +90,16 @@ IC_EXPORT bool ic_class_is_subclass_of(const ic_class *cls, const ic_class *ance
  * considered). */
 IC_EXPORT bool ic_class_responds_to(const ic_class *cls, ic_sel sel);
 
+/* Whether instances of `cls` forward unimplemented selectors somewhere: whether its chain
+ * overrides the root's forwardInvocation: (the root's sends doesNotRecognizeSelector:). */
+IC_EXPORT bool ic_class_forwards_invocations(const ic_class *cls);
+
 /* Whether this class is a dynamic subclass made by the interception engine. */
 IC_EXPORT bool ic_class_is_interception_subclass(const ic_class *cls);
 
-/* Live instances of `cls` (not of its subclasses): created as `cls` and not yet freed. An object
- * moved into an interception subclass still counts for its original class. */
+/* Live instances of `cls` (not of its subclasses): objects whose class is `cls` now (an object
+ * moved with ic_object_set_class counts for its new class; one moved into an interception
+ * subclass still counts for its original class). */
 IC_EXPORT size_t ic_class_live_instance_count(const ic_class *cls);
 
 /* The number of registered classes. */

@@ -26,6 +26,20 @@ IC_EXTERN_C_BEGIN
  * it (ic_invocation_destroy). Errors: NULL with IC_ERR_INVALID_ARGUMENT, IC_ERR_OUT_OF_MEMORY. */
 IC_EXPORT ic_invocation *ic_invocation_create(const ic_signature *sig);
 
+/* The number of bytes ic_invocation_init_in needs for `sig` (0 for NULL). */
+IC_EXPORT size_t ic_invocation_size(const ic_signature *sig);
+
+/*
+ * Makes an invocation for `sig` inside caller-provided memory (for example on the stack), every
+ * argument and the return value zeroed: no allocation. `buffer` must be 16-byte aligned and
+ * `size` at least ic_invocation_size(sig). The invocation lives as long as the buffer; call
+ * ic_invocation_destroy before the buffer goes away only if it retains its arguments (it then
+ * releases them and frees nothing).
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT (NULL, misaligned or too small buffer).
+ */
+IC_EXPORT ic_invocation *ic_invocation_init_in(void *buffer, size_t size,
+                                               const ic_signature *sig);
+
 /* Frees a heap invocation (NULL is ignored). Retained arguments are released. Frame invocations
  * are ignored. */
 IC_EXPORT void ic_invocation_destroy(ic_invocation *inv);

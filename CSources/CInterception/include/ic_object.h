@@ -60,7 +60,8 @@ IC_EXPORT ic_id ic_retain(ic_id obj);
  * in the chain overrides it. Traps on a release of an object whose count is already zero. */
 IC_EXPORT void ic_release(ic_id obj);
 
-/* The current reference count (0 while deallocating). */
+/* The current reference count. While the object is deallocating it counts only the retains
+ * taken since dealloc began (0 at its start): they cannot keep the object alive. */
 IC_EXPORT size_t ic_object_retain_count(ic_id obj);
 
 /* Whether the object is being deallocated. */

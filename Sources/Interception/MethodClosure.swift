@@ -1,0 +1,83 @@
+// MethodClosure: a Swift closure installed as a method, through the runtime's closure IMPs.
+import CInterception
+
+/// The context of a closure IMP: the Swift code to run for each call.
+///
+/// Ownership: ``MethodClosure/makeIMP(signature:invoke:)`` passes one retained reference to
+/// `ic_closure_imp_create` as the closure's context; the runtime gives it back to the release
+/// callback when the closure IMP is destroyed, which happens only if the class definition fails
+/// (the class is then disposed before). Once the class is registered, the class, its closure
+/// IMPs and their contexts are immortal: they live as long as the process, with no per-call
+/// allocation and no dangling context.
+final class MethodClosure: Sendable {
+    /// Runs one call, given the call's frame invocation (valid during the call only).
+    let invoke: @Sendable (OpaquePointer) -> Void
+
+    private init(invoke: @escaping @Sendable (OpaquePointer) -> Void) {
+        self.invoke = invoke
+    }
+
+    /// A closure IMP of `signature` that runs `invoke`.
+    static func makeIMP(signature: OpaquePointer, invoke: @escaping @Sendable (OpaquePointer) -> Void)
+        throws(RuntimeError) -> ic_imp
+    {
+        let context = Unmanaged.passRetained(MethodClosure(invoke: invoke))
+        let imp = ic_closure_imp_create(
+            signature,
+            { frame, context in
+                guard let frame, let context else { return }
+                Unmanaged<MethodClosure>.fromOpaque(context).takeUnretainedValue().invoke(frame)
+            },
+            context.toOpaque(),
+            { context in
+                guard let context else { return }
+                Unmanaged<MethodClosure>.fromOpaque(context).release()
+            })
+        guard let imp else {
+            let error = RuntimeError.lastCError()
+            context.release()  // not handed over: creation failed
+            throw error
+        }
+        return imp
+    }
+}
+
+/// Reading a closure IMP's frame invocation: the receiver, the arguments, the result.
+enum MethodFrame {
+    /// The receiver (argument 0).
+    static func receiver(_ frame: OpaquePointer) -> OpaquePointer {
+        guard let receiver = ic_invocation_argument_pointer(frame, 0)!.load(as: OpaquePointer?.self) else {
+            preconditionFailure(
+                "a Swift method was called with a NULL receiver (its IMP was called directly)")
+        }
+        return receiver
+    }
+
+    /// Argument `index` as `T`; advances `index`.
+    static func argument<T: RuntimeValue>(_ frame: OpaquePointer, _ index: inout Int, as type: T.Type) -> T {
+        defer { index += 1 }
+        let storage = ic_invocation_argument_pointer(frame, index)!
+        return T(runtimeRepresentation: storage.loadUnaligned(as: T.RuntimeRepresentation.self))
+    }
+
+    /// Sets the call's result. An object result is retained and parked in
+    /// ``ReturnedObjects`` first, so that it outlives the closure's handle until the caller has
+    /// retained it.
+    static func setResult<R: RuntimeValue>(_ result: R, _ frame: OpaquePointer, returnsObject: Bool) {
+        let value = result.runtimeRepresentation
+        if returnsObject, let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) }) {
+            ic_retain(object)
+            ReturnedObjects.park(object)
+        }
+        // The runtime copies the encoding's size, which is the stride (checked); a struct's
+        // Swift size may be smaller (no tail padding), so copy through a zeroed stride buffer.
+        let stride = MemoryLayout<R.RuntimeRepresentation>.stride
+        withUnsafeTemporaryAllocation(
+            byteCount: stride, alignment: MemoryLayout<R.RuntimeRepresentation>.alignment
+        ) { buffer in
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            buffer.storeBytes(of: value, as: R.RuntimeRepresentation.self)
+            ic_invocation_set_return_value(frame, buffer.baseAddress)
+        }
+    }
+}

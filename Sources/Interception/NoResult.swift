@@ -1,0 +1,17 @@
+// NoResult: `void` as a RuntimeValue, so that sends and method closures without a result share
+// the code of those with one.
+
+/// The result type of a method that returns nothing (`v`). Internal: the public API spells it
+/// `Void`.
+///
+/// Its C representation is one ignored byte, so the generic code paths can "read" a `void`
+/// result from any buffer without special cases; it is never written to C.
+struct NoResult: RuntimeValue {
+    static var runtimeEncoding: String { "v" }
+
+    init() {}
+
+    init(runtimeRepresentation: UInt8) {}
+
+    var runtimeRepresentation: UInt8 { 0 }
+}

@@ -1,0 +1,142 @@
+// InterceptionState: what the rx bindings keep per object, attached to it as an associated value.
+import CInterception
+import RxCore
+
+/// The rx bindings' per-object state: one sink per observed (selector, phase), one per typed
+/// observable, and the dealloc sinks.
+///
+/// Ownership: attached to the object as an associated Swift value, so the object owns it and
+/// releases it in its root dealloc, after its `dealloc` methods ran and before its memory is
+/// freed. `deinit` then completes every stream of the object but `deallocated` (which completes
+/// with its own event, after the memory is gone). The state never references its object, so
+/// observables and their subscriptions do not keep the object alive.
+final class InterceptionState: @unchecked Sendable {
+    /// Guards the dictionaries and sink creation (never held while an observer runs: sinks
+    /// deliver without it).
+    private let lock = Locked<Void>(())
+    private var sentMessage: [Selector: ArgumentsSink] = [:]
+    private var methodInvoked: [Selector: ArgumentsSink] = [:]
+    private var typed: [TypedSinkKey: InterceptionSink] = [:]
+    private var deallocating: DeallocSink?
+    private var deallocated: DeallocSink?
+
+    deinit {
+        // Mutex in deinit: no other reference exists any more, so no contention.
+        let sinks = lock.withLock { _ in
+            Array(sentMessage.values) + Array(methodInvoked.values) + Array(typed.values)
+                + (deallocating.map { [$0] } ?? [])
+        }
+        for sink in sinks {
+            sink.complete()
+        }
+    }
+
+    /// Creates state on first use. A global lock keeps two threads from attaching two.
+    private static let attachLock = Locked<Void>(())
+    private static let key = AssociationKey()
+
+    /// The object's state, attached on first use.
+    static func of(_ object: RuntimeObject) throws(RuntimeError) -> InterceptionState {
+        try attachLock.withLock { _ throws(RuntimeError) -> InterceptionState in
+            if let state = object.associatedValue(forKey: key) as? InterceptionState {
+                return state
+            }
+            let state = InterceptionState()
+            try object.setAssociatedValue(state, forKey: key)
+            return state
+        }
+    }
+
+    /// The sink feeding `sentMessage` (before) or `methodInvoked` (after) for `selector`,
+    /// installed with the engine on first use.
+    func argumentsSink(
+        for object: RuntimeObject, selector: Selector, phase: ic_observer_phase
+    ) throws(InterceptionError) -> ArgumentsSink {
+        try lock.withLock { _ throws(InterceptionError) -> ArgumentsSink in
+            if let sink = phase == IC_OBSERVE_BEFORE ? sentMessage[selector] : methodInvoked[selector] {
+                return sink
+            }
+            let signature = try InterceptionState.signature(of: object, selector: selector)
+            let sink = ArgumentsSink(signature: signature)
+            try InterceptionState.check(sink.install(on: object.pointer, selector: selector, phase: phase), object, selector)
+            if phase == IC_OBSERVE_BEFORE {
+                sentMessage[selector] = sink
+            } else {
+                methodInvoked[selector] = sink
+            }
+            return sink
+        }
+    }
+
+    /// The sink of a typed observable, installed on first use; `make` builds it after the
+    /// method's encoding was found (and is checked by the sink's initializer).
+    func typedSink<Sink: InterceptionSink>(
+        key: TypedSinkKey, for object: RuntimeObject,
+        make: (OpaquePointer) throws(InterceptionError) -> Sink
+    ) throws(InterceptionError) -> Sink {
+        try lock.withLock { _ throws(InterceptionError) -> Sink in
+            if let sink = typed[key] as? Sink {
+                return sink
+            }
+            let signature = try InterceptionState.signature(of: object, selector: key.selector)
+            let sink = try make(signature)
+            try InterceptionState.check(
+                sink.install(on: object.pointer, selector: key.selector, phase: key.phase), object, key.selector)
+            typed[key] = sink
+            return sink
+        }
+    }
+
+    /// The sink of `deallocating` (before: true) or `deallocated`, installed on first use.
+    func deallocSink(for object: RuntimeObject, before: Bool) throws(InterceptionError) -> DeallocSink {
+        try lock.withLock { _ throws(InterceptionError) -> DeallocSink in
+            if let sink = before ? deallocating : deallocated {
+                return sink
+            }
+            let sink = DeallocSink(completesWithEvent: !before)
+            let status = sink.installDealloc(on: object.pointer, phase: before ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER)
+            try InterceptionState.check(status, object, KnownSelectors.shared.dealloc)
+            if before {
+                deallocating = sink
+            } else {
+                deallocated = sink
+            }
+            return sink
+        }
+    }
+
+    /// The signature of the method `object` runs for `selector`; refusals as the engine would
+    /// report them (the engine itself checks again when installing).
+    static func signature(of object: RuntimeObject, selector: Selector) throws(InterceptionError)
+        -> OpaquePointer
+    {
+        let className = object.runtimeClass.name
+        guard let method = ic_class_get_method(ic_intercept_original_class(object.pointer), selector.pointer)
+        else {
+            throw .selectorNotImplemented(className: className, selector: selector)
+        }
+        guard let signature = ic_method_signature(method) else {
+            throw .unsupportedSignature(
+                className: className, selector: selector, encoding: String(cString: ic_method_types(method)),
+                reason: String(cString: ic_error_message()))
+        }
+        return signature
+    }
+
+    private static func check(_ status: ic_status, _ object: RuntimeObject, _ selector: Selector)
+        throws(InterceptionError)
+    {
+        guard status != IC_OK else { return }
+        let encoding = ic_class_method_types(ic_intercept_original_class(object.pointer), selector.pointer)
+        throw InterceptionError.lastCError(
+            status, className: object.runtimeClass.name, selector: selector,
+            encoding: encoding.map { String(cString: $0) })
+    }
+}
+
+/// Identifies a typed observable of an object: selector, phase and the Swift types.
+struct TypedSinkKey: Hashable {
+    let selector: Selector
+    let phase: ic_observer_phase
+    let types: ObjectIdentifier
+}

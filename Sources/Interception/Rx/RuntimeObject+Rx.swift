@@ -1,0 +1,119 @@
+// The rx bindings: RxCocoa's NSObject+Rx for runtime objects.
+import CInterception
+import RxCore
+
+extension RuntimeObject: ReactiveCompatible {}
+
+extension Reactive where Base: RuntimeObject {
+    /// The arguments of every call of `selector` on this object, sent just before the method
+    /// runs (RxCocoa's `sentMessage`).
+    ///
+    /// - Arguments exclude the receiver and `_cmd`, boxed by encoding: integers and floats as the
+    ///   matching Swift type (`q`/`Q` as `Int`/`UInt`), `B` as `Bool`, `@` as `RuntimeObject?`,
+    ///   `#` as `RuntimeClass?`, `:` as `Selector?`, `*` as `String?`, pointers as
+    ///   `UnsafeRawPointer?`, structs and arrays as ``RuntimeStructValue``.
+    /// - Hot: no replay. Every request for the same selector shares one subject.
+    /// - Events are emitted on the thread that called the method.
+    /// - The interception is installed now, when the observable is requested; a refusal is the
+    ///   observable's `.error` (``InterceptionError``).
+    /// - Neither the observable nor its subscriptions keep the object alive; the stream
+    ///   completes when the object is deallocated.
+    /// - `sentMessage(dealloc)` is ``deallocating``, mapped to `[]`.
+    public func sentMessage(_ selector: Selector) -> Observable<[Any]> {
+        if selector == KnownSelectors.shared.dealloc {
+            return deallocating.map { _ in [] }
+        }
+        return arguments(of: selector, phase: IC_OBSERVE_BEFORE)
+    }
+
+    /// The arguments of every call of `selector` on this object, sent just after the method
+    /// returned (RxCocoa's `methodInvoked`). Same semantics as ``sentMessage(_:)``;
+    /// `methodInvoked(dealloc)` is ``deallocated``, mapped to `[]` (no method swapping needed).
+    public func methodInvoked(_ selector: Selector) -> Observable<[Any]> {
+        if selector == KnownSelectors.shared.dealloc {
+            return deallocated.map { _ in [] }
+        }
+        return arguments(of: selector, phase: IC_OBSERVE_AFTER)
+    }
+
+    /// `()` once, when the object's dealloc begins, while it is still whole; then completed
+    /// (with its other streams). Replayed to late subscribers. Emitted on the thread that
+    /// released the object's last reference.
+    public var deallocating: Observable<Void> {
+        dealloc(before: true)
+    }
+
+    /// `()` once, after the object's memory was freed, then completed. Replayed to late
+    /// subscribers. Needs no method swapping. Emitted on the thread that released the object's
+    /// last reference.
+    public var deallocated: Observable<Void> {
+        dealloc(before: false)
+    }
+
+    /// The arguments of every call of `selector`, as the Swift types `T...`, sent before the
+    /// method runs. The method's encoding is checked once against the types (a mismatch is the
+    /// observable's `.error`, ``InterceptionError/typeMismatch(className:selector:methodEncoding:swiftEncoding:)``);
+    /// calls then skip `[Any]` boxing.
+    ///
+    ///     object.rx.sentMessage("moveTo:y:", as: (Int32, Double).self)
+    public func sentMessage<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
+        -> Observable<(repeat each T)>
+    {
+        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: types)
+    }
+
+    /// As ``sentMessage(_:as:)``, sent after the method returned.
+    public func methodInvoked<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
+        -> Observable<(repeat each T)>
+    {
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types)
+    }
+
+    // ---- implementation -------------------------------------------------------------------
+
+    private func arguments(of selector: Selector, phase: ic_observer_phase) -> Observable<[Any]> {
+        do {
+            let state = try InterceptionState.of(base)
+            return try state.argumentsSink(for: base, selector: selector, phase: phase).subject.asObservable()
+        } catch let error as InterceptionError {
+            return .error(error)
+        } catch {
+            return .error(runtimeFailure(error, selector))
+        }
+    }
+
+    private func typedArguments<each T: RuntimeValue>(
+        of selector: Selector, phase: ic_observer_phase, as types: (repeat each T).Type
+    ) -> Observable<(repeat each T)> {
+        let key = TypedSinkKey(selector: selector, phase: phase, types: ObjectIdentifier(types))
+        let className = base.runtimeClass.name
+        do {
+            let state = try InterceptionState.of(base)
+            let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
+                try TypedArgumentsSink<repeat each T>(signature: signature, className: className, selector: selector)
+            }
+            return sink.subject.asObservable()
+        } catch let error as InterceptionError {
+            return .error(error)
+        } catch {
+            return .error(runtimeFailure(error, selector))
+        }
+    }
+
+    private func dealloc(before: Bool) -> Observable<Void> {
+        do {
+            let state = try InterceptionState.of(base)
+            return try state.deallocSink(for: base, before: before).subject.asObservable()
+        } catch let error as InterceptionError {
+            return .error(error)
+        } catch {
+            return .error(runtimeFailure(error, KnownSelectors.shared.dealloc))
+        }
+    }
+
+    private func runtimeFailure(_ error: any Error, _ selector: Selector) -> InterceptionError {
+        .runtimeFailure(
+            className: base.runtimeClass.name, selector: selector,
+            error: error as? RuntimeError ?? RuntimeError(statusName: "IC_ERR_UNKNOWN", message: "\(error)"))
+    }
+}

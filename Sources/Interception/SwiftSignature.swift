@@ -1,0 +1,52 @@
+// SwiftSignature: the Swift types of a call, gathered without forwarding parameter packs.
+
+/// The Swift types of a call (result first), as metadata pointers, plus a hash of them: what
+/// identifies a call shape in the send-plan cache.
+///
+/// Why not the metatype of the tuple `(R, A…)`, nor a function taking the types as a pack:
+/// forming a tuple type, or passing a pack of values to another function, asks the Swift
+/// runtime's tuple-metadata cache (a hash-map lookup) in unspecialized generic code, on every
+/// call. The element metatypes are already at hand as generic arguments; sends append them one
+/// by one (`repeat signature.append((each A).self)`), which costs a few instructions each.
+///
+/// The first ``inlineCapacity`` types are kept, so a cached plan is confirmed exactly (its own
+/// type list is compared); calls with more types than that are not cached.
+struct SwiftSignature {
+    static let inlineCapacity = 8
+
+    private(set) var hash: UInt64 = 0x243F_6A88_85A3_08D3
+    private(set) var count = 0
+    private var types: InlineArray<8, UInt> = InlineArray(repeating: 0)
+
+    @inline(__always)
+    init<R: RuntimeValue>(_ result: R.Type) {
+        append(result)
+    }
+
+    /// Adds the next argument type.
+    @inline(__always)
+    mutating func append<T: RuntimeValue>(_ type: T.Type) {
+        let bits = UInt(bitPattern: ObjectIdentifier(type))
+        if count < Self.inlineCapacity {
+            types[count] = bits
+        }
+        count += 1
+        let x = (hash ^ UInt64(bits)) &* 0x9E37_79B9_7F4A_7C15
+        hash = x ^ (x >> 29)
+    }
+
+    /// Whether the signature can be confirmed exactly (and so cached).
+    var isCacheable: Bool { count <= Self.inlineCapacity }
+
+    /// Whether `list` holds exactly these types.
+    func matches(_ list: UnsafeBufferPointer<UInt>) -> Bool {
+        guard isCacheable, list.count == count else { return false }
+        for index in 0..<count where list[index] != types[index] {
+            return false
+        }
+        return true
+    }
+
+    /// The types, result first.
+    var list: [UInt] { (0..<min(count, Self.inlineCapacity)).map { types[$0] } }
+}
