@@ -77,6 +77,7 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             #expect(!ic_class_responds_to(f.cls, nil))
         }),
         ("ic_class_is_interception_subclass", { _ in #expect(!ic_class_is_interception_subclass(nil)) }),
+        ("ic_class_forwards_invocations", { _ in #expect(!ic_class_forwards_invocations(nil)) }),
         ("ic_class_live_instance_count", { _ in #expect(ic_class_live_instance_count(nil) == 0) }),
         ("ic_class_add_method", { f in
             expectRefused(ic_class_add_method(nil, f.s, imp(addOneIMP), "i@:i"))
@@ -202,6 +203,16 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
         // ic_invocation.h
         ("ic_invocation_create", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_create(nil) == nil) } }),
         ("ic_invocation_destroy", { _ in ic_invocation_destroy(nil) }),  // ignored
+        ("ic_invocation_size", { _ in #expect(ic_invocation_size(nil) == 0) }),
+        ("ic_invocation_init_in", { f in
+            let size = ic_invocation_size(f.sig)
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + 16, alignment: 16)
+            defer { buffer.deallocate() }
+            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(nil, size, f.sig) == nil) }
+            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(buffer, size, nil) == nil) }
+            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(buffer, size - 1, f.sig) == nil) }
+            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(buffer + 8, size, f.sig) == nil) }
+        }),
         ("ic_invocation_copy", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_copy(nil) == nil) } }),
         ("ic_invocation_signature", { _ in #expect(ic_invocation_signature(nil) == nil) }),
         ("ic_invocation_get_argument", { f in
