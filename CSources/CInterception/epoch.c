@@ -48,6 +48,16 @@ static pthread_mutex_t limbo_lock = PTHREAD_MUTEX_INITIALIZER;
 static retired *limbo; /* guarded by limbo_lock */
 static size_t limbo_count;
 
+/* A batch taken off the limbo list that a reclaimer is destroying (on its stack), so that
+ * ic_epoch_drain also waits for destructions already under way. Guarded by limbo_lock. */
+typedef struct destroying_batch {
+    struct destroying_batch *next;
+    uint64_t oldest_tag;
+} destroying_batch;
+static destroying_batch *destroying;
+/* How many destroy loops this thread is inside (destroy functions may call the runtime). */
+static __thread unsigned destroying_depth;
+
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 
 static void unregister_at_exit(void *value)
@@ -201,6 +211,7 @@ void ic_epoch_reclaim(void)
     ic_unlock(&ic_epoch_lock);
 
     retired *ready = NULL;
+    destroying_batch batch = {NULL, UINT64_MAX};
     ic_lock(&limbo_lock);
     for (retired **link = &limbo; *link;) {
         retired *r = *link;
@@ -209,35 +220,55 @@ void ic_epoch_reclaim(void)
             r->next = ready;
             ready = r;
             limbo_count--;
+            if (r->tag < batch.oldest_tag)
+                batch.oldest_tag = r->tag;
         } else {
             link = &r->next;
         }
     }
+    if (ready) {
+        batch.next = destroying;
+        destroying = &batch;
+    }
     ic_unlock(&limbo_lock);
+    if (!ready)
+        return;
 
+    destroying_depth++;
     while (ready) {
         retired *next = ready->next;
         ready->destroy(ready->object);
         free(ready);
         ready = next;
     }
+    destroying_depth--;
+    ic_lock(&limbo_lock);
+    destroying_batch **link = &destroying;
+    while (*link != &batch)
+        link = &(*link)->next;
+    *link = batch.next;
+    ic_unlock(&limbo_lock);
 }
 
-/* Whether something retired with a tag at or below `tag` is still waiting to be destroyed. */
+/* Whether something retired with a tag at or below `tag` is not destroyed yet: still in the
+ * limbo list, or in a batch another thread is destroying. */
 static bool pending_since(uint64_t tag)
 {
     bool found = false;
     ic_lock(&limbo_lock);
     for (retired *r = limbo; r && !found; r = r->next)
         found = r->tag <= tag;
+    for (destroying_batch *b = destroying; b && !found; b = b->next)
+        found = b->oldest_tag <= tag;
     ic_unlock(&limbo_lock);
     return found;
 }
 
 void ic_epoch_drain(void)
 {
-    if (ic_epoch_in_section()) {
-        /* The caller's own section holds back what was retired before it began. */
+    if (ic_epoch_in_section() || destroying_depth) {
+        /* The caller's own section holds back what was retired before it began; a destroy
+         * function calling this cannot wait for its own batch. */
         ic_epoch_synchronize();
         return;
     }

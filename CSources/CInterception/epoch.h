@@ -116,8 +116,9 @@ IC_PRIVATE void ic_epoch_reclaim(void);
 /*
  * Waits until every object retired before this call has been destroyed, i.e. until every
  * section that began before it has ended, including those of threads waiting in
- * ic_epoch_synchronize (which ic_epoch_synchronize itself does not wait for). From inside a
- * section it can only synchronize: the caller's own section holds back reclamation.
+ * ic_epoch_synchronize (which ic_epoch_synchronize itself does not wait for), and until other
+ * threads have finished destroying what they took. From inside a section or a destroy function
+ * it can only synchronize: the caller's own section or batch holds the rest back.
  */
 IC_PRIVATE void ic_epoch_drain(void);
 
