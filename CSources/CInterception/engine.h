@@ -85,7 +85,7 @@ typedef struct ic_object_engine {
     ic_class *original;        /* the class the object was moved from, or NULL */
     ic_class *subclass;        /* the interception subclass it was moved into, or NULL */
     bool in_subclass;          /* currently moved (its isa is `subclass`) */
-    bool dead;                 /* its teardown has begun: no list updates any more */
+    bool dead;                 /* its teardown has begun: never moved between classes again */
     size_t observer_count;     /* observers on its slots (dealloc-after ones excluded) */
     ic_observer **deallocated; /* "after dealloc" observers */
     size_t deallocated_count;

@@ -10,7 +10,10 @@
  *   can still see p loaded its pointer in a section that began before its epoch load observed T,
  *   so its `active` is non-zero and < T. The reclaimer first runs membarrier() — after it, every
  *   reader's `active` store that precedes a load of p (in that reader's program order) is
- *   visible — then frees p only if every reader's `active` is 0 or >= T.
+ *   visible — then frees p only if every reader's `active` is 0 or >= T, and only if T was
+ *   retired before the scan (T <= the epoch the reclaimer read before its barrier): a reader
+ *   that the scan saw outside any section may enter one right after it and load p if p is
+ *   unpublished later.
  */
 #include "epoch.h"
 
@@ -44,6 +47,16 @@ typedef struct retired {
 static pthread_mutex_t limbo_lock = PTHREAD_MUTEX_INITIALIZER;
 static retired *limbo; /* guarded by limbo_lock */
 static size_t limbo_count;
+
+/* A batch taken off the limbo list that a reclaimer is destroying (on its stack), so that
+ * ic_epoch_drain also waits for destructions already under way. Guarded by limbo_lock. */
+typedef struct destroying_batch {
+    struct destroying_batch *next;
+    uint64_t oldest_tag;
+} destroying_batch;
+static destroying_batch *destroying;
+/* How many destroy loops this thread is inside (destroy functions may call the runtime). */
+static __thread unsigned destroying_depth;
 
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 
@@ -172,23 +185,33 @@ void ic_epoch_retire(void *object, void (*destroy)(void *object))
 
 void ic_epoch_reclaim(void)
 {
+    /* Never from inside a section: a synchronizer holds ic_epoch_lock while it waits for the
+     * sections that began before it to end, so a thread taking that lock from inside such a
+     * section (an observer that adds or removes observers, or releases an object) would wait for
+     * itself. What is pending is reclaimed by the next call made outside a section. */
+    if (ic_epoch_in_section())
+        return;
     ic_lock(&limbo_lock);
     bool empty = limbo == NULL;
     ic_unlock(&limbo_lock);
     if (empty)
         return;
 
+    /* The scan below only speaks for what was retired before it began: a reader entering a
+     * section after the scan may still hold something retired after it (its tag is above the
+     * epoch read here), so the bound starts at the current epoch, not at "everything". */
+    uint64_t oldest = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
     heavy_barrier();
-    uint64_t oldest = UINT64_MAX; /* the oldest section still running anywhere */
     ic_lock(&ic_epoch_lock);
     for (ic_epoch_reader *r = readers; r; r = r->next) {
         uint64_t active = ic_epoch_of(atomic_load_explicit(&r->active, memory_order_acquire));
         if (active != 0 && active < oldest)
-            oldest = active;
+            oldest = active; /* the oldest section still running anywhere */
     }
     ic_unlock(&ic_epoch_lock);
 
     retired *ready = NULL;
+    destroying_batch batch = {NULL, UINT64_MAX};
     ic_lock(&limbo_lock);
     for (retired **link = &limbo; *link;) {
         retired *r = *link;
@@ -197,17 +220,68 @@ void ic_epoch_reclaim(void)
             r->next = ready;
             ready = r;
             limbo_count--;
+            if (r->tag < batch.oldest_tag)
+                batch.oldest_tag = r->tag;
         } else {
             link = &r->next;
         }
     }
+    if (ready) {
+        batch.next = destroying;
+        destroying = &batch;
+    }
     ic_unlock(&limbo_lock);
+    if (!ready)
+        return;
 
+    destroying_depth++;
     while (ready) {
         retired *next = ready->next;
         ready->destroy(ready->object);
         free(ready);
         ready = next;
+    }
+    destroying_depth--;
+    ic_lock(&limbo_lock);
+    destroying_batch **link = &destroying;
+    while (*link != &batch)
+        link = &(*link)->next;
+    *link = batch.next;
+    ic_unlock(&limbo_lock);
+}
+
+/* Whether something retired with a tag at or below `tag` is not destroyed yet: still in the
+ * limbo list, or in a batch another thread is destroying. */
+static bool pending_since(uint64_t tag)
+{
+    bool found = false;
+    ic_lock(&limbo_lock);
+    for (retired *r = limbo; r && !found; r = r->next)
+        found = r->tag <= tag;
+    for (destroying_batch *b = destroying; b && !found; b = b->next)
+        found = b->oldest_tag <= tag;
+    ic_unlock(&limbo_lock);
+    return found;
+}
+
+void ic_epoch_drain(void)
+{
+    if (ic_epoch_in_section() || destroying_depth) {
+        /* The caller's own section holds back what was retired before it began; a destroy
+         * function calling this cannot wait for its own batch. */
+        ic_epoch_synchronize();
+        return;
+    }
+    /* One synchronize is not enough: it does not wait for a thread that is itself waiting in
+     * ic_epoch_synchronize from inside a section (that thread may be blocked on the lock the
+     * scan holds), and that thread's section still holds back reclamation. So wait, without
+     * holding anything, until everything retired before this call is gone. */
+    uint64_t start = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
+    for (unsigned spins = 0;; spins++) {
+        ic_epoch_synchronize();
+        if (!pending_since(start))
+            return;
+        pause_briefly(spins);
     }
 }
 

@@ -109,8 +109,18 @@ IC_PRIVATE void ic_epoch_synchronize(void);
  */
 IC_PRIVATE void ic_epoch_retire(void *object, void (*destroy)(void *object));
 
-/* Destroys the retired objects that no reader can still see. Never blocks on readers. */
+/* Destroys the retired objects that no reader can still see. Never blocks on readers. Does
+ * nothing when called from inside a section (see epoch.c). */
 IC_PRIVATE void ic_epoch_reclaim(void);
+
+/*
+ * Waits until every object retired before this call has been destroyed, i.e. until every
+ * section that began before it has ended, including those of threads waiting in
+ * ic_epoch_synchronize (which ic_epoch_synchronize itself does not wait for), and until other
+ * threads have finished destroying what they took. From inside a section or a destroy function
+ * it can only synchronize: the caller's own section or batch holds the rest back.
+ */
+IC_PRIVATE void ic_epoch_drain(void);
 
 /* Number of retired objects not yet destroyed (diagnostics and tests). */
 IC_PRIVATE size_t ic_epoch_pending(void);

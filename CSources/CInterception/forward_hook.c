@@ -27,15 +27,16 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
         ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     ic_imp original = slot ? ic_engine_original_imp_from(slot->method, self, cmd)
                            : ic_engine_original_imp(self, cmd);
-    if (IC_LIKELY(!method->sig->has_large_struct_argument)) {
+    if (IC_LIKELY(!method->sig->has_large_struct_argument &&
+                  method->sig->split_argument == IC_NO_SPLIT)) {
         /* Straight into libffi's return buffer: ffi_call writes a result exactly as a closure
          * must return it (small integers widened to ffi_arg, small structs in at most two
          * eightbytes, which the closure's buffer holds; larger ones through the caller's
          * buffer). */
         ffi_call((ffi_cif *)&method->sig->cif, original, ret, args);
     } else {
-        /* ffi_call would rewrite this array's entries for large structs: ic_invocation_call
-         * passes it a copy. */
+        /* ffi_call would rewrite this array's entries for large structs, or libffi needs
+         * an argument split (signature.h, split_argument): ic_invocation_call handles both. */
         ic_invocation frame;
         ic_invocation_init_frame(&frame, method->sig, args, ret, IC_INV_CLOSURE_RETURN);
         ic_invocation_call(&frame, original);

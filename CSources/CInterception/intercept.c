@@ -444,20 +444,19 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
                        (unsigned long long)token);
     }
     atomic_store_explicit(&o->removed, true, memory_order_seq_cst);
-    /* Registered, so its object's teardown has not released the engine state; `dead` says
-     * whether the object itself may be gone. */
+    /* Registered, so its object's teardown has not released the engine state (nor the slots).
+     * Unpublish it even if the object is gone (`dead`): the teardown collects the observers
+     * still listed, and must never find one that this removal may free. */
     ic_object_engine *engine = o->engine;
-    if (!engine->dead) {
-        if (o->slot) {
-            republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
-            engine->observer_count--;
-            restore_if_unobserved_locked((ic_id)o->object, engine);
-        } else {
-            for (size_t i = 0; i < engine->deallocated_count; i++) {
-                if (engine->deallocated[i] == o) {
-                    engine->deallocated[i] = engine->deallocated[--engine->deallocated_count];
-                    break;
-                }
+    if (o->slot) {
+        republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
+        engine->observer_count--;
+        restore_if_unobserved_locked((ic_id)o->object, engine); /* not once it is dead */
+    } else {
+        for (size_t i = 0; i < engine->deallocated_count; i++) {
+            if (engine->deallocated[i] == o) {
+                engine->deallocated[i] = engine->deallocated[--engine->deallocated_count];
+                break;
             }
         }
     }
@@ -497,11 +496,7 @@ ic_class *ic_intercept_original_class(ic_id obj)
     return sub ? sub->superclass : isa;
 }
 
-void ic_intercept_quiesce(void)
-{
-    ic_epoch_synchronize();
-    ic_epoch_reclaim();
-}
+void ic_intercept_quiesce(void) { ic_epoch_drain(); }
 
 static void fill_counters(const ic_engine_counts *c, size_t live, ic_intercept_counters *out)
 {
@@ -578,6 +573,11 @@ static void engine_object_freed(ic_side *side, const void *address)
     if (!engine && !table)
         return;
 
+    /* One section from collecting the observers until they are unregistered: a removal that
+     * claims one of them meanwhile waits for it before freeing the observer (a removal made
+     * before step 1 has unlisted it). */
+    ic_epoch_enter();
+
     /* 1. Take the "after dealloc" observers and every observer of the object's slots. */
     ic_lock(&ic_intercept_lock);
     size_t after_count = engine ? engine->deallocated_count : 0;
@@ -601,13 +601,11 @@ static void engine_object_freed(ic_side *side, const void *address)
     }
     ic_unlock(&ic_intercept_lock);
 
-    /* 2. Fire "after dealloc" with no lock held, inside a section so that a concurrent removal
-     *    waits for it. They are still registered: a removal may still claim them. */
-    ic_epoch_enter();
+    /* 2. Fire "after dealloc" with no lock held. They are still registered: a removal may
+     *    still claim them. */
     for (size_t i = 0; i < after_count; i++)
         if (!atomic_load_explicit(&observers[i]->removed, memory_order_seq_cst))
             observers[i]->dealloc_fn((ic_id)address, observers[i]->context);
-    ic_epoch_exit();
 
     /* 3. Unregister; whatever was still registered is ours to free. */
     size_t kept = 0;
@@ -625,6 +623,7 @@ static void engine_object_freed(ic_side *side, const void *address)
         engine->in_subclass = false;
     }
     ic_unlock(&ic_intercept_lock);
+    ic_epoch_exit();
 
     /* 4. Retire: observers (the reclaimer releases their contexts), slots, tables, state. */
     for (size_t i = 0; i < kept; i++)

@@ -266,8 +266,19 @@ void ic_invocation_call(ic_invocation *inv, ic_imp imp)
     const ic_signature *sig = inv->sig;
     ffi_cif *cif = (ffi_cif *)&sig->cif; /* ffi_call takes a non-const cif but does not write */
     void **args = inv->args;
-    void *scratch[IC_ENCODING_MAX_ARGUMENTS];
-    if (sig->has_large_struct_argument) {
+    void *scratch[IC_ENCODING_MAX_ARGUMENTS + 1];
+    alignas(16) unsigned char halves[16] = {0};
+    if (sig->split_argument != IC_NO_SPLIT) {
+        /* The argument libffi would pass wrongly goes as its two eightbytes (signature.h). */
+        size_t at = sig->split_argument;
+        memcpy(halves, args[at], sig->args[at].size);
+        memcpy(scratch, args, at * sizeof *args);
+        scratch[at] = halves;
+        scratch[at + 1] = halves + 8;
+        memcpy(scratch + at + 2, args + at + 1, (sig->arg_count - at - 1) * sizeof *args);
+        args = scratch;
+        cif = (ffi_cif *)&sig->split_cif;
+    } else if (sig->has_large_struct_argument) {
         /* ffi_call overwrites entries for large structs with pointers into its own (soon dead)
          * stack frame: give it a copy, keep the invocation's pointers intact. */
         memcpy(scratch, args, sig->arg_count * sizeof *args);

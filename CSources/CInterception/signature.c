@@ -67,6 +67,101 @@ static ic_status check_ffi_layout(const ic_sig_value *v, const char *types)
     return IC_OK;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The libffi register workaround (see split_argument in signature.h)
+ * ------------------------------------------------------------------------------------------- */
+
+/* System V x86-64 classes of an eightbyte, as far as the workaround needs them. */
+enum { EB_NONE, EB_INTEGER, EB_SSE, EB_X87, EB_MEMORY };
+
+/* The class of an eightbyte holding values of classes a and b (the ABI's merge rules). */
+static int merge(int a, int b)
+{
+    if (a == b || b == EB_NONE)
+        return a;
+    if (a == EB_NONE)
+        return b;
+    if (a == EB_MEMORY || b == EB_MEMORY || a == EB_X87 || b == EB_X87)
+        return EB_MEMORY;
+    return a == EB_INTEGER || b == EB_INTEGER ? EB_INTEGER : EB_SSE;
+}
+
+/* Merges the classes of the scalars of `t`, placed at `offset`, into `eb` (two eightbytes). */
+static void classify(const ic_type *t, size_t offset, int eb[2])
+{
+    if (t->kind == IC_KIND_STRUCT) {
+        size_t at = 0;
+        for (size_t i = 0; i < t->field_count; i++) {
+            at = IC_ALIGN_UP(at, t->fields[i]->align);
+            classify(t->fields[i], offset + at, eb);
+            at += t->fields[i]->size;
+        }
+        return;
+    }
+    if (t->kind == IC_KIND_ARRAY) {
+        for (size_t i = 0; i < t->count && offset + i * t->element->size < 16; i++)
+            classify(t->element, offset + i * t->element->size, eb);
+        return;
+    }
+    int cls = t->kind != IC_KIND_FLOAT ? EB_INTEGER : t->size > 8 ? EB_X87 : EB_SSE;
+    if (offset < 16)
+        eb[offset / 8] = merge(eb[offset / 8], cls);
+}
+
+/* Classifies a value of at most 16 bytes; false if it is passed or returned in memory. */
+static bool classify_value(const ic_sig_value *v, bool is_return, int eb[2])
+{
+    eb[0] = eb[1] = EB_NONE;
+    if (v->ffi->type == FFI_TYPE_POINTER) { /* pointers, and arrays decayed to them */
+        eb[0] = EB_INTEGER;
+        return true;
+    }
+    if (v->size > 16)
+        return false;
+    classify(v->type, 0, eb);
+    if (eb[0] == EB_MEMORY || eb[1] == EB_MEMORY)
+        return false;
+    /* long double: in memory as an argument; returned on the x87 stack */
+    return !(eb[0] == EB_X87 || eb[1] == EB_X87) || is_return;
+}
+
+/* Finds the argument ffi_call would pass wrongly (see signature.h) and prepares split_cif. */
+static ic_status prepare_split(ic_signature *sig)
+{
+    sig->split_argument = IC_NO_SPLIT;
+#if defined(__x86_64__)
+    int eb[2];
+    int gpr = sig->ret.ffi->type == FFI_TYPE_STRUCT && !classify_value(&sig->ret, true, eb);
+    int sse = 0;
+    for (size_t i = 0; i < sig->arg_count; i++) {
+        if (!classify_value(&sig->args[i], false, eb))
+            continue; /* on the stack */
+        int ngpr = (eb[0] == EB_INTEGER) + (eb[1] == EB_INTEGER);
+        int nsse = (eb[0] == EB_SSE) + (eb[1] == EB_SSE);
+        if (gpr + ngpr > 6 || sse + nsse > 8)
+            continue; /* on the stack as a whole */
+        if (gpr == 5 && sig->args[i].size > 8 && eb[0] == EB_INTEGER && eb[1] == EB_SSE) {
+            size_t n = sig->arg_count + 1;
+            ffi_type **types = ic_arena_alloc(&sig->arena, n * sizeof *types);
+            if (!types)
+                return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory parsing \"%s\"", sig->types);
+            memcpy(types, sig->ffi_args, i * sizeof *types);
+            types[i] = &ffi_type_uint64;
+            types[i + 1] = &ffi_type_double;
+            memcpy(types + i + 2, sig->ffi_args + i + 1, (sig->arg_count - i - 1) * sizeof *types);
+            if (ffi_prep_cif(&sig->split_cif, FFI_DEFAULT_ABI, (unsigned)n, sig->ret.ffi, types) !=
+                FFI_OK)
+                return ic_fail(IC_ERR_FFI, "libffi cannot prepare a call for \"%s\"", sig->types);
+            sig->split_argument = i;
+            break;
+        }
+        gpr += ngpr;
+        sse += nsse;
+    }
+#endif
+    return IC_OK;
+}
+
 static ic_status build_candidate(const char *types, ic_signature **out)
 {
     ic_signature *sig = calloc(1, sizeof *sig);
@@ -135,6 +230,8 @@ static ic_status build_candidate(const char *types, ic_signature **out)
     s = check_ffi_layout(&sig->ret, types);
     for (size_t i = 0; s == IC_OK && i < nargs; i++)
         s = check_ffi_layout(&sig->args[i], types);
+    if (s == IC_OK)
+        s = prepare_split(sig);
     if (s) {
         destroy_candidate(sig);
         return s;

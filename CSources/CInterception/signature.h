@@ -41,6 +41,15 @@ struct ic_signature {
     ic_sig_value *args;  /* arg_count entries */
     ffi_type **ffi_args; /* arg_count entries, for the cif */
     ffi_cif cif;         /* prepared once; shared by ffi_call and closures */
+    /* libffi before 3.4.7 corrupts the first SSE argument register in ffi_call on x86-64 when a
+     * struct of 9 to 16 bytes whose first eightbyte is INTEGER and second SSE lands in the last
+     * integer register (libffi PR #848: it copies the whole struct where the register is). Such
+     * an argument is passed to ffi_call as its two eightbytes instead, a uint64 and a double,
+     * which go to the very same registers: `split_argument` is its index (IC_NO_SPLIT if none;
+     * at most one argument can land there) and `split_cif` the call interface with it split.
+     * Closures are not affected (they read the registers correctly) and use `cif`. */
+    size_t split_argument;
+    ffi_cif split_cif;
     /* Layout of a heap invocation's single buffer: the arguments, then the return value. */
     size_t *arg_offsets;     /* arg_count entries */
     size_t ret_offset;       /* 16-aligned */
@@ -49,5 +58,7 @@ struct ic_signature {
     size_t buffer_size;
     ic_arena arena;          /* owns the type tree and libffi struct descriptions */
 };
+
+#define IC_NO_SPLIT SIZE_MAX
 
 #endif /* IC_SIGNATURE_INTERNAL_H */

@@ -6,6 +6,7 @@
  * struct, arrays and nesting).
  */
 #include "ict_types.h"
+#include "ict_struct_shapes.h"
 
 #include <string.h>
 
@@ -114,7 +115,6 @@ const void *ict_taken(void) { return taken.bytes; }
     ICT_DEFINE_FUNCTIONS(NAME, ict_##NAME##_t)
 
 /* two floats: one SSE eightbyte */
-typedef struct { float a, b; } ict_struct_ff_t;
 static const ict_struct_ff_t ict_sample_struct_ff = {1.5f, -2.25f}, ict_other_struct_ff = {7, 8};
 static bool ict_fields_equal_struct_ff(const ict_struct_ff_t *a, const ict_struct_ff_t *b)
 {
@@ -123,7 +123,6 @@ static bool ict_fields_equal_struct_ff(const ict_struct_ff_t *a, const ict_struc
 ICT_EQUAL(struct_ff)
 
 /* two doubles: two SSE eightbytes */
-typedef struct { double a, b; } ict_struct_dd_t;
 static const ict_struct_dd_t ict_sample_struct_dd = {1.5, -2.25}, ict_other_struct_dd = {7, 8};
 static bool ict_fields_equal_struct_dd(const ict_struct_dd_t *a, const ict_struct_dd_t *b)
 {
@@ -132,7 +131,6 @@ static bool ict_fields_equal_struct_dd(const ict_struct_dd_t *a, const ict_struc
 ICT_EQUAL(struct_dd)
 
 /* float and int in one eightbyte: INTEGER class wins */
-typedef struct { float a; int b; } ict_struct_fi_t;
 static const ict_struct_fi_t ict_sample_struct_fi = {1.5f, -7}, ict_other_struct_fi = {3, 4};
 static bool ict_fields_equal_struct_fi(const ict_struct_fi_t *a, const ict_struct_fi_t *b)
 {
@@ -141,7 +139,6 @@ static bool ict_fields_equal_struct_fi(const ict_struct_fi_t *a, const ict_struc
 ICT_EQUAL(struct_fi)
 
 /* int then double: one INTEGER and one SSE eightbyte */
-typedef struct { int a; double b; } ict_struct_id_t;
 static const ict_struct_id_t ict_sample_struct_id = {-7, 2.5}, ict_other_struct_id = {3, 4};
 static bool ict_fields_equal_struct_id(const ict_struct_id_t *a, const ict_struct_id_t *b)
 {
@@ -150,7 +147,6 @@ static bool ict_fields_equal_struct_id(const ict_struct_id_t *a, const ict_struc
 ICT_EQUAL(struct_id)
 
 /* double then long long: SSE then INTEGER */
-typedef struct { double a; long long b; } ict_struct_dq_t;
 static const ict_struct_dq_t ict_sample_struct_dq = {2.5, -1234567890123LL},
                              ict_other_struct_dq = {1, 2};
 static bool ict_fields_equal_struct_dq(const ict_struct_dq_t *a, const ict_struct_dq_t *b)
@@ -160,7 +156,6 @@ static bool ict_fields_equal_struct_dq(const ict_struct_dq_t *a, const ict_struc
 ICT_EQUAL(struct_dq)
 
 /* three doubles: 24 bytes, returned in memory */
-typedef struct { double a, b, c; } ict_struct_ddd_t;
 static const ict_struct_ddd_t ict_sample_struct_ddd = {1.25, -2.5, 3.75},
                               ict_other_struct_ddd = {4, 5, 6};
 static bool ict_fields_equal_struct_ddd(const ict_struct_ddd_t *a, const ict_struct_ddd_t *b)
@@ -170,7 +165,6 @@ static bool ict_fields_equal_struct_ddd(const ict_struct_ddd_t *a, const ict_str
 ICT_EQUAL(struct_ddd)
 
 /* char, float, char: padding inside and at the end */
-typedef struct { signed char a; float b; signed char c; } ict_struct_cfc_t;
 static const ict_struct_cfc_t ict_sample_struct_cfc = {-3, 1.5f, 9}, ict_other_struct_cfc = {1, 2, 3};
 static bool ict_fields_equal_struct_cfc(const ict_struct_cfc_t *a, const ict_struct_cfc_t *b)
 {
@@ -179,7 +173,6 @@ static bool ict_fields_equal_struct_cfc(const ict_struct_cfc_t *a, const ict_str
 ICT_EQUAL(struct_cfc)
 
 /* 17 bytes: just over two eightbytes, memory class */
-typedef struct { unsigned char a[17]; } ict_struct_17_t;
 static const ict_struct_17_t ict_sample_struct_17 = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                                       14, 15, 16, 255}},
                              ict_other_struct_17 = {{9}};
@@ -190,7 +183,6 @@ static bool ict_fields_equal_struct_17(const ict_struct_17_t *a, const ict_struc
 ICT_EQUAL(struct_17)
 
 /* 32 bytes of integers */
-typedef struct { long long a, b, c, d; } ict_struct_32_t;
 static const ict_struct_32_t ict_sample_struct_32 = {-1, 2, -3, 4}, ict_other_struct_32 = {5, 6, 7, 8};
 static bool ict_fields_equal_struct_32(const ict_struct_32_t *a, const ict_struct_32_t *b)
 {
@@ -199,11 +191,6 @@ static bool ict_fields_equal_struct_32(const ict_struct_32_t *a, const ict_struc
 ICT_EQUAL(struct_32)
 
 /* nesting and an array member */
-typedef struct {
-    short s;
-    struct { float f; double d; } in;
-    signed char c[3];
-} ict_struct_nested_t;
 static const ict_struct_nested_t ict_sample_struct_nested = {-5, {1.5f, -8.25}, {1, -2, 3}},
                                  ict_other_struct_nested = {1, {2, 3}, {4, 5, 6}};
 static bool ict_fields_equal_struct_nested(const ict_struct_nested_t *a,
@@ -215,7 +202,6 @@ static bool ict_fields_equal_struct_nested(const ict_struct_nested_t *a,
 ICT_EQUAL(struct_nested)
 
 /* a pointer and an int */
-typedef struct { void *p; int i; } ict_struct_pi_t;
 static const ict_struct_pi_t ict_sample_struct_pi = {(void *)0x1000, -1},
                              ict_other_struct_pi = {(void *)0x2000, 2};
 static bool ict_fields_equal_struct_pi(const ict_struct_pi_t *a, const ict_struct_pi_t *b)

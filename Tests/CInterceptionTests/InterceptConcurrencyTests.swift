@@ -81,6 +81,9 @@ struct InterceptConcurrencyTests {
         #expect(permanentAfter.calls.load(ordering: .relaxed) == callers * callsPerCaller * 2)
         #expect(ic_intercept_remove_observer(tokenBefore) == IC_OK)
         #expect(ic_intercept_remove_observer(tokenAfter) == IC_OK)
+        // Contexts are released once no section that began before the removal runs: other
+        // suites' threads (the stress suite) may still be in one, so wait for them.
+        ic_intercept_quiesce()
         let released = permanentBefore.released.load(ordering: .relaxed)
         #expect(released)
         #expect(ClassCounters(cls).observers == 0)

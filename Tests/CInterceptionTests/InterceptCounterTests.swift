@@ -63,6 +63,9 @@ struct InterceptCounterTests {
         #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1))
         #expect(ic_object_get_class(obj) == cls)  // moved back: calls cost an unintercepted call
         #expect(ic_intercept_path_of(obj, sel("add:")) == IC_PATH_NONE)
+        // Released once no section that began before the removals runs (other suites' threads
+        // may be in one): wait for them.
+        ic_intercept_quiesce()
         #expect(recorder.releaseCount == 2)
         // Observing again moves it into the same subclass.
         let t3 = try observe(obj, "add:", IC_OBSERVE_BEFORE, recordBefore, recorder)
@@ -221,6 +224,11 @@ struct InterceptCounterTests {
 
     @Test("the global counters add up")
     func globalCounters() throws {
+        // Other suites create and release objects meanwhile (the stress suite all the time): keep
+        // one alive so that the snapshot cannot catch the process with none and then differ
+        // from a count read a moment later.
+        let held = try #require(ic_class_create_instance(try makeClass("GlobalCounters")))
+        defer { ic_release(held) }
         var c = ic_intercept_counters()
         ic_intercept_get_counters(&c)
         #expect(c.dynamic_subclasses >= c.forwarding_classes)

@@ -161,6 +161,49 @@ func statusName(_ status: ic_status) -> String { String(cString: ic_status_name(
 let addOneIMP: Int32Int32IMP = { _, _, x in x &+ 1 }
 let voidIMP: VoidIMP = { _, _ in }
 
+/// What one observer saw, and how many times its context was released.
+final class Tally: Sendable {
+    let calls = Atomic<Int>(0)
+    let releases = Atomic<Int>(0)
+
+    var seen: Int { calls.load(ordering: .relaxed) }
+    var released: Int { releases.load(ordering: .relaxed) }
+
+    /// A +1 context for C, balanced by `tallyRelease`.
+    func context() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> Tally {
+        Unmanaged<Tally>.fromOpaque(context!).takeUnretainedValue()
+    }
+}
+
+/// Counts a call (as a call observer) or a death (as a dealloc observer: same C shape).
+let tallyCall: ObserverCallback = { _, context in Tally.from(context).calls.add(1, ordering: .relaxed) }
+
+let tallyRelease: ReleaseCallback = { context in
+    let tally = Unmanaged<Tally>.fromOpaque(context!)
+    tally.takeUnretainedValue().releases.add(1, ordering: .relaxed)
+    tally.release()
+}
+
+/// Adds a call observer counting into `tally`; returns the status and the token.
+func addTally(_ obj: ID?, _ s: SEL?, _ phase: ic_observer_phase, _ tally: Tally) -> (ic_status, ic_observer_token) {
+    var token: ic_observer_token = 0
+    let context = tally.context()
+    let status = ic_intercept_add_observer(obj, s, phase, tallyCall, context, tallyRelease, &token)
+    if status != IC_OK { tallyRelease(context) }
+    return (status, token)
+}
+
+/// Adds a dealloc observer counting into `tally`.
+func addDeallocTally(_ obj: ID?, _ phase: ic_observer_phase, _ tally: Tally) -> (ic_status, ic_observer_token) {
+    var token: ic_observer_token = 0
+    let context = tally.context()
+    let status = ic_intercept_add_dealloc_observer(obj, phase, tallyCall, context, tallyRelease, &token)
+    if status != IC_OK { tallyRelease(context) }
+    return (status, token)
+}
+
 /// A value guarded by a pthread mutex. (Not `Synchronization.Mutex`: on Linux it is built on
 /// futexes ThreadSanitizer does not see, which makes every guarded access look like a race.)
 final class TestLock<Value>: @unchecked Sendable {
