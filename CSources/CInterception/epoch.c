@@ -142,20 +142,28 @@ void ic_epoch_synchronize(void)
         atomic_store_explicit(&self->waiting, true, memory_order_seq_cst);
     uint64_t target = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
     heavy_barrier();
-    ic_lock(&ic_epoch_lock);
-    for (ic_epoch_reader *r = readers; r; r = r->next) {
-        if (r == self)
-            continue;
-        for (unsigned spins = 0;; spins++) {
+    /* The lock is held only for one scan at a time, never while waiting: a reader that is in a
+     * section may itself be waiting for a thread that needs the lock (to register, to exit, or
+     * to reclaim), and holding it across the wait would deadlock the three. Rescanning from the
+     * start each round is what lets the list change between rounds. */
+    for (unsigned spins = 0;; spins++) {
+        bool blocked = false;
+        ic_lock(&ic_epoch_lock);
+        for (ic_epoch_reader *r = readers; r && !blocked; r = r->next) {
+            if (r == self)
+                continue;
             uint64_t active = ic_epoch_of(atomic_load_explicit(&r->active, memory_order_acquire));
             if (active == 0 || active >= target)
-                break;
+                continue;
             if (atomic_load_explicit(&r->waiting, memory_order_seq_cst))
-                break;
-            pause_briefly(spins);
+                continue;
+            blocked = true;
         }
+        ic_unlock(&ic_epoch_lock);
+        if (!blocked)
+            break;
+        pause_briefly(spins);
     }
-    ic_unlock(&ic_epoch_lock);
     if (nested)
         atomic_store_explicit(&self->waiting, false, memory_order_seq_cst);
     ic_epoch_reclaim();
@@ -185,10 +193,9 @@ void ic_epoch_retire(void *object, void (*destroy)(void *object))
 
 void ic_epoch_reclaim(void)
 {
-    /* Never from inside a section: a synchronizer holds ic_epoch_lock while it waits for the
-     * sections that began before it to end, so a thread taking that lock from inside such a
-     * section (an observer that adds or removes observers, or releases an object) would wait for
-     * itself. What is pending is reclaimed by the next call made outside a section. */
+    /* Never from inside a section: the section holds back everything retired since it began,
+     * and destroy functions run users' release code, which should not run nested inside an
+     * observer's call. What is pending is reclaimed by the next call made outside a section. */
     if (ic_epoch_in_section())
         return;
     ic_lock(&limbo_lock);
@@ -273,8 +280,8 @@ void ic_epoch_drain(void)
         return;
     }
     /* One synchronize is not enough: it does not wait for a thread that is itself waiting in
-     * ic_epoch_synchronize from inside a section (that thread may be blocked on the lock the
-     * scan holds), and that thread's section still holds back reclamation. So wait, without
+     * ic_epoch_synchronize from inside a section (two such threads would otherwise wait for each
+     * other), and that thread's section still holds back reclamation. So wait, without
      * holding anything, until everything retired before this call is gone. */
     uint64_t start = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
     for (unsigned spins = 0;; spins++) {

@@ -1,4 +1,4 @@
-// Locked: a value guarded by a pthread mutex.
+// Locked, Lock: pthread mutexes ThreadSanitizer understands.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -7,19 +7,20 @@
     import Darwin
 #endif
 
-/// A value guarded by a pthread mutex, reached only inside `withLock`.
+/// A pthread mutex with no value of its own: for state spread over several stored properties.
 ///
 /// Why not `Synchronization.Mutex`: on Linux it is built on futexes that ThreadSanitizer does not
 /// see, so every access it guards is reported as a race; the project's TSan gate needs locks TSan
-/// understands. The mutex lives in heap memory that never moves (pthreads requires a stable
-/// address) and is owned by this object.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched with `mutex` held.
+/// understands. Why not `Locked<Void>`: a zero-sized stored property has the address just past
+/// its object, which is the start of whatever the allocator placed next; TSan's exclusivity
+/// instrumentation then reports two unrelated objects' accesses as a race (seen in CI).
+/// The mutex lives in heap memory that never moves (pthreads requires a stable address) and is
+/// owned by this object.
+final class Lock: @unchecked Sendable {
+    // @unchecked Sendable: a pthread mutex is meant to be shared between threads.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
 
-    init(_ value: Value) {
-        self.value = value
+    init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -29,11 +30,28 @@ final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Runs `body` with the mutex held.
+    @inline(__always)
+    func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A value guarded by a mutex, reached only inside `withLock`.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched with `lock` held.
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
     /// Runs `body` with the lock held and the value lent to it.
     @inline(__always)
     func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try lock.withLock { () throws(E) -> R in try body(&value) }
     }
 }

@@ -13,7 +13,7 @@ import RxCore
 final class InterceptionState: @unchecked Sendable {
     /// Guards the dictionaries and sink creation (never held while an observer runs: sinks
     /// deliver without it).
-    private let lock = Locked<Void>(())
+    private let lock = Lock()
     private var sentMessage: [Selector: ArgumentsSink] = [:]
     private var methodInvoked: [Selector: ArgumentsSink] = [:]
     private var typed: [TypedSinkKey: InterceptionSink] = [:]
@@ -22,7 +22,7 @@ final class InterceptionState: @unchecked Sendable {
 
     deinit {
         // Mutex in deinit: no other reference exists any more, so no contention.
-        let sinks = lock.withLock { _ in
+        let sinks = lock.withLock {
             Array(sentMessage.values) + Array(methodInvoked.values) + Array(typed.values)
                 + (deallocating.map { [$0] } ?? [])
         }
@@ -32,12 +32,12 @@ final class InterceptionState: @unchecked Sendable {
     }
 
     /// Creates state on first use. A global lock keeps two threads from attaching two.
-    private static let attachLock = Locked<Void>(())
+    private static let attachLock = Lock()
     private static let key = AssociationKey()
 
     /// The object's state, attached on first use.
     static func of(_ object: RuntimeObject) throws(RuntimeError) -> InterceptionState {
-        try attachLock.withLock { _ throws(RuntimeError) -> InterceptionState in
+        try attachLock.withLock { () throws(RuntimeError) -> InterceptionState in
             if let state = object.associatedValue(forKey: key) as? InterceptionState {
                 return state
             }
@@ -52,7 +52,7 @@ final class InterceptionState: @unchecked Sendable {
     func argumentsSink(
         for object: RuntimeObject, selector: Selector, phase: ic_observer_phase
     ) throws(InterceptionError) -> ArgumentsSink {
-        try lock.withLock { _ throws(InterceptionError) -> ArgumentsSink in
+        try lock.withLock { () throws(InterceptionError) -> ArgumentsSink in
             if let sink = phase == IC_OBSERVE_BEFORE ? sentMessage[selector] : methodInvoked[selector] {
                 return sink
             }
@@ -74,7 +74,7 @@ final class InterceptionState: @unchecked Sendable {
         key: TypedSinkKey, for object: RuntimeObject,
         make: (OpaquePointer) throws(InterceptionError) -> Sink
     ) throws(InterceptionError) -> Sink {
-        try lock.withLock { _ throws(InterceptionError) -> Sink in
+        try lock.withLock { () throws(InterceptionError) -> Sink in
             if let sink = typed[key] as? Sink {
                 return sink
             }
@@ -89,7 +89,7 @@ final class InterceptionState: @unchecked Sendable {
 
     /// The sink of `deallocating` (before: true) or `deallocated`, installed on first use.
     func deallocSink(for object: RuntimeObject, before: Bool) throws(InterceptionError) -> DeallocSink {
-        try lock.withLock { _ throws(InterceptionError) -> DeallocSink in
+        try lock.withLock { () throws(InterceptionError) -> DeallocSink in
             if let sink = before ? deallocating : deallocated {
                 return sink
             }
