@@ -67,6 +67,9 @@ typedef struct ic_hook_slot {
     ic_sel sel;                          /* immutable */
     const ic_signature *sig;             /* immutable: method->sig, one load closer */
     ic_hook_method *method;              /* immutable: the hook this object's class runs */
+    ic_class *original;                  /* immutable: method->original, one load closer */
+    bool narrow_arguments;               /* immutable: sig->narrow_arguments != 0 */
+    bool narrow_return;                  /* immutable: sig->narrow_return */
     _Atomic(ic_observer_list *) list;    /* published by ic_intercept_lock holders */
     _Atomic(uint32_t) before_count;      /* hints for trampolines: skip a phase with none */
     _Atomic(uint32_t) after_count;
@@ -118,7 +121,7 @@ static inline ic_class *ic_engine_first_subclass(ic_class *cls);
 static inline ic_imp ic_engine_original_imp(ic_id self, ic_sel sel);
 
 /* The same, for a call that found its slot: the original class is the hook's. */
-static inline ic_imp ic_engine_original_imp_from(const ic_hook_method *method, ic_id self,
+static inline ic_imp ic_engine_original_imp_from(const ic_hook_slot *slot, ic_id self,
                                                  ic_sel sel);
 
 /* ic_engine_original_imp's uncached case (a super lookup from `start`), kept out of line so the
@@ -188,12 +191,12 @@ __attribute__((always_inline)) static inline ic_imp ic_engine_original_imp(ic_id
 }
 
 __attribute__((always_inline)) static inline ic_imp
-ic_engine_original_imp_from(const ic_hook_method *method, ic_id self, ic_sel sel)
+ic_engine_original_imp_from(const ic_hook_slot *slot, ic_id self, ic_sel sel)
 {
-    ic_imp imp = ic_dtable_get(&method->original->dtable, sel);
+    ic_imp imp = ic_dtable_get(&slot->original->dtable, sel);
     if (IC_LIKELY(imp != NULL))
         return imp;
-    return ic_engine_original_imp_uncached(self, method->original, sel);
+    return ic_engine_original_imp_uncached(self, slot->original, sel);
 }
 
 #endif /* IC_ENGINE_H */

@@ -25,7 +25,7 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
     ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);
     if (slot)
         ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
-    ic_imp original = slot ? ic_engine_original_imp_from(slot->method, self, cmd)
+    ic_imp original = slot ? ic_engine_original_imp_from(slot, self, cmd)
                            : ic_engine_original_imp(self, cmd);
     if (IC_LIKELY(!method->sig->has_large_struct_argument &&
                   method->sig->split_argument == IC_NO_SPLIT)) {

@@ -106,6 +106,9 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     slot->sel = sel;
     slot->sig = method->sig;
     slot->method = method;
+    slot->original = method->original;
+    slot->narrow_arguments = method->sig->narrow_arguments != 0;
+    slot->narrow_return = method->sig->narrow_return;
     atomic_init(&slot->list, NULL);
     atomic_init(&slot->before_count, 0);
     atomic_init(&slot->after_count, 0);

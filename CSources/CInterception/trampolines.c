@@ -52,11 +52,11 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
 
 /* After before-observers: narrow arguments back to their full 32-bit form. */
 #define IC_NORMALIZE_ARGUMENTS()                                                                   \
-    if (IC_UNLIKELY(slot->sig->narrow_arguments))                                                  \
+    if (IC_UNLIKELY(slot->narrow_arguments))                                                       \
         normalize_arguments(slot->sig, args);
 /* After after-observers: a narrow return value back to its full 32-bit form. */
 #define IC_NORMALIZE_RETURN()                                                                      \
-    if (IC_UNLIKELY(slot->sig->narrow_return))                                                     \
+    if (IC_UNLIKELY(slot->narrow_return))                                                          \
         normalize_narrow(&slot->sig->ret, &result);
 
 /*
@@ -88,7 +88,7 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
         ic_hook_before(slot, args, 0);                                                       \
         IC_NORMALIZE_ARGUMENTS()                                                                   \
-        ic_imp original = ic_engine_original_imp_from(slot->method, self, cmd);                    \
+        ic_imp original = ic_engine_original_imp_from(slot, self, cmd);                    \
         IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
     }                                                                                              \
     static ic_abi_##R ic_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)         \
