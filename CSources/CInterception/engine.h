@@ -55,10 +55,18 @@ typedef struct ic_fake_class {
 typedef struct ic_observer ic_observer;
 
 /* An immutable snapshot of a slot's observers: before-observers first. */
+/* One observer as a call sees it: what to call is copied next to the observer (immutable after
+ * registration), so a call loads it without first loading the observer. */
+typedef struct ic_observer_entry {
+    ic_observer *observer;
+    ic_observer_fn fn;    /* observer->fn */
+    void *call_context;   /* observer->call_context */
+} ic_observer_entry;
+
 typedef struct ic_observer_list {
     uint32_t before_count;
     uint32_t after_count;
-    ic_observer *items[];
+    ic_observer_entry items[];
 } ic_observer_list;
 
 /* One intercepted selector of one object. Lives until the object dies; the engine's teardown

@@ -26,18 +26,17 @@ __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_s
     if (list) {
         ic_invocation frame;
         ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
-        ic_observer *const *item = list->items;
-        ic_observer *const *end = item + list->before_count;
+        const ic_observer_entry *item = list->items;
+        const ic_observer_entry *end = item + list->before_count;
         if (phase == IC_OBSERVE_AFTER) {
             item = end;
             end += list->after_count;
         }
         for (; item < end; item++) {
-            ic_observer *o = *item;
             /* seq_cst pairs with the remover's store: see ic_epoch_synchronize. */
-            if (atomic_load_explicit(&o->removed, memory_order_seq_cst))
+            if (atomic_load_explicit(&item->observer->removed, memory_order_seq_cst))
                 continue;
-            o->fn(&frame, o->call_context);
+            item->fn(&frame, item->call_context);
         }
     }
     ic_epoch_exit();

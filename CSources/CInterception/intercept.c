@@ -241,7 +241,7 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     uint32_t before = old ? old->before_count : 0;
     uint32_t after = old ? old->after_count : 0;
     uint32_t total = before + after;
-    ic_observer_list *list = calloc(1, sizeof *list + (total + 1) * sizeof(ic_observer *));
+    ic_observer_list *list = calloc(1, sizeof *list + (total + 1) * sizeof(ic_observer_entry));
     if (!list)
         return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
     uint32_t n = 0, new_before = 0, new_after = 0;
@@ -249,13 +249,13 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
         uint32_t begin = phase == IC_OBSERVE_BEFORE ? 0 : before;
         uint32_t end = phase == IC_OBSERVE_BEFORE ? before : total;
         for (uint32_t i = begin; i < end; i++) {
-            if (old->items[i] == removed)
+            if (old->items[i].observer == removed)
                 continue;
             list->items[n++] = old->items[i];
             *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
         }
         if (added && added->phase == (ic_observer_phase)phase) {
-            list->items[n++] = added;
+            list->items[n++] = (ic_observer_entry){added, added->fn, added->call_context};
             *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
         }
     }
@@ -600,7 +600,7 @@ static void engine_object_freed(ic_side *side, const void *address)
         ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list,
                                                       memory_order_relaxed);
         for (uint32_t i = 0; list && i < list->before_count + list->after_count; i++)
-            observers[n++] = list->items[i];
+            observers[n++] = list->items[i].observer;
     }
     ic_unlock(&ic_intercept_lock);
 
