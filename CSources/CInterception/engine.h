@@ -183,15 +183,30 @@ static inline ic_class *ic_engine_first_subclass(ic_class *cls)
     return NULL;
 }
 
+/* The class whose dispatch table holds the original IMP of a call on `self`. Usually self's
+ * class is the interception subclass itself: one flag test. If the object was moved back to its
+ * class while this call was on its way, there is no interception subclass in the chain and the
+ * class itself holds the original. */
+__attribute__((always_inline)) static inline ic_class *ic_engine_original_start(ic_id self)
+{
+    ic_class *cls = ic_object_isa(self);
+    ic_class *subclass = ic_engine_first_subclass(cls);
+    return subclass ? subclass->superclass : cls;
+}
+
+/* ic_engine_original_imp when the dispatch table has it cached, else NULL. It makes no call, so
+ * a trampoline's fast path using it needs no stack frame (its slow path is a separate function
+ * reached by a tail call). */
+__attribute__((always_inline)) static inline ic_imp ic_engine_original_imp_if_cached(ic_id self,
+                                                                                    ic_sel sel)
+{
+    return ic_dtable_get(&ic_engine_original_start(self)->dtable, sel);
+}
+
 __attribute__((always_inline)) static inline ic_imp ic_engine_original_imp(ic_id self,
                                                                           ic_sel sel)
 {
-    ic_class *cls = ic_object_isa(self);
-    /* Usually cls is the interception subclass itself: one flag test. If the object was moved
-     * back to its class while this call was on its way, there is no interception subclass in the
-     * chain and the class itself holds the original. */
-    ic_class *subclass = ic_engine_first_subclass(cls);
-    ic_class *start = subclass ? subclass->superclass : cls;
+    ic_class *start = ic_engine_original_start(self);
     ic_imp imp = ic_dtable_get(&start->dtable, sel);
     if (IC_LIKELY(imp != NULL))
         return imp;

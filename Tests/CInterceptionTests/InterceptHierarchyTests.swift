@@ -189,6 +189,33 @@ struct InterceptHierarchyTests {
         }
     }
 
+    @Test("a method replaced in the original class after interception is what intercepted calls run, observed or not, on both paths")
+    func replacedOriginalIsHonoured() throws {
+        let timesThree: Int32Int32IMP = { _, _, x in x &* 3 }
+        for (name, options) in [("HReplaced", UInt32(0)), ("HReplacedFwd", UInt32(IC_INTERCEPT_FORCE_FORWARDING))] {
+            let cls = try makeClass(name, methods: [("add:", imp(addOneIMP), "i@:i")])
+            let observedObject = try #require(ic_class_create_instance(cls))
+            let quietObject = try #require(ic_class_create_instance(cls))
+            defer {
+                ic_release(observedObject)
+                ic_release(quietObject)
+            }
+            for obj in [observedObject, quietObject] {
+                #expect(ic_intercept_prepare_with_options(obj, sel("add:"), options) == IC_OK)
+            }
+            let observed = Recorder()
+            try observe(observedObject, "add:", IC_OBSERVE_BEFORE, recordBefore, observed)
+            let send = { (obj: ID) in lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), 5) }
+            // Warm the dispatch tables, then replace: the cached original must not survive.
+            #expect(send(observedObject) == 6)
+            #expect(send(quietObject) == 6)
+            #expect(ic_class_replace_method(cls, sel("add:"), imp(timesThree), nil, nil) == IC_OK)
+            #expect(send(observedObject) == 15)
+            #expect(send(quietObject) == 15)
+            #expect(observed.events == ["before add:", "before add:"])
+        }
+    }
+
     @Test("an observer can remove itself while it runs; it is not called again")
     func selfRemoval() throws {
         let cls = try makeClass("HSelf", methods: [("add:", imp(addOneIMP), "i@:i")])
