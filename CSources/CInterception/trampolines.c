@@ -132,6 +132,12 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
 #undef IC_TRAMPOLINE3
 #undef IC_TRAMPOLINE4
 
+void ic_hook_call_each(const ic_observer_entry *first, uint32_t count, ic_invocation *frame)
+{
+    for (const ic_observer_entry *entry = first; entry < first + count; entry++)
+        ic_hook_call(entry, frame);
+}
+
 typedef struct trampoline_entry {
     const char *key; /* "<return class>:<argument classes>", e.g. "i:qd" */
     ic_imp imp;
