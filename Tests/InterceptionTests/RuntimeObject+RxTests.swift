@@ -7,7 +7,7 @@ import Testing
 
 /// A class for the rx suites: `add:` (i@:i), `ping` (v@:), `echo:` of every boxed kind, each
 /// logging "original" into the log passed in.
-private func makeCounter(_ base: String, log: EventLog) throws -> RuntimeClass {
+func makeCounter(_ base: String, log: EventLog) throws -> RuntimeClass {
     try RuntimeClass.define(uniqueName(base)) { c in
         try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in
             log.append("original add: \(x)")

@@ -2,16 +2,6 @@ import CInterception
 @testable import Interception
 import Testing
 
-/// A class with `add:` (i@:i) that logs "original add: x".
-private func makeAdder(_ base: String, log: EventLog) throws -> RuntimeClass {
-    try RuntimeClass.define(uniqueName(base)) { c in
-        try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in
-            log.append("original add: \(x)")
-            return x + 1
-        }
-    }
-}
-
 /// Misuse of the rx bindings (issue 8's bad-input list): disposing from inside onNext, disposing
 /// twice, subscribers that re-enter the observed method. None may crash, lose or duplicate an
 /// event. (Releases from inside dealloc are pinned down at the C level, in MisuseTests.)
@@ -20,7 +10,7 @@ struct RxMisuseTests {
     @Test("a subscription disposed from inside its own onNext receives nothing more; the method keeps running", arguments: [false, true])
     func disposeInsideOnNext(invoked: Bool) throws {
         let log = EventLog()
-        let obj = try makeAdder("RxDisposeInside", log: log).new()
+        let obj = try makeCounter("RxDisposeInside", log: log).new()
         let stream = invoked ? obj.rx.methodInvoked("add:") : obj.rx.sentMessage("add:")
         let subscription = SingleAssignmentDisposable()
         subscription.setDisposable(stream.subscribe(onNext: { args in
@@ -38,7 +28,7 @@ struct RxMisuseTests {
     @Test("disposing a subscription twice is harmless and leaves other subscribers receiving")
     func doubleDispose() throws {
         let log = EventLog()
-        let obj = try makeAdder("RxDoubleDispose", log: log).new()
+        let obj = try makeCounter("RxDoubleDispose", log: log).new()
         let first = obj.rx.sentMessage("add:").subscribe(onNext: { log.append("first \($0)") })
         let second = obj.rx.sentMessage("add:").subscribe(onNext: { log.append("second \($0)") })
         first.dispose()
@@ -54,7 +44,7 @@ struct RxMisuseTests {
     @Test("a subscriber that re-enters the observed method sees each call once; the nested event is queued behind the current one", arguments: [false, true])
     func reentrantSubscriber(invoked: Bool) throws {
         let log = EventLog()
-        let obj = try makeAdder("RxReenter", log: log).new()
+        let obj = try makeCounter("RxReenter", log: log).new()
         let stream = invoked ? obj.rx.methodInvoked("add:") : obj.rx.sentMessage("add:")
         let bag = DisposeBag()
         stream.subscribe(onNext: { args in
