@@ -22,8 +22,14 @@ struct icb_case {
 static uint64_t timed_allocations, timed_bytes;
 static uint64_t start_allocations, start_bytes;
 
-uint64_t icb_last_run_allocations(void) { return timed_allocations; }
-uint64_t icb_last_run_bytes(void) { return timed_bytes; }
+uint64_t icb_last_run_allocations(void)
+{
+    return timed_allocations;
+}
+uint64_t icb_last_run_bytes(void)
+{
+    return timed_bytes;
+}
 
 /* Marks the start and the end of a timed section. */
 static double start_clock(void)
@@ -55,12 +61,12 @@ static ic_class *counter_class;   /* add:, ping, vec: */
 static ic_class *forwarded_class; /* the same methods, intercepted through the forward path */
 static ic_class *other_class;     /* only ping is ever intercepted: add: stays the original's */
 
-static ic_id plain;              /* never intercepted */
-static ic_id other_selector;     /* intercepted for ping only, in a class where add: never is */
-static ic_id optimized_none;     /* add: prepared, no observer */
-static ic_id optimized_one;      /* add: and ping with one before-observer each */
-static ic_id forwarded_none;     /* add: forced through the forward path, no observer */
-static ic_id forwarded_one;      /* add: forward path, one before-observer; vec: one after */
+static ic_id plain;          /* never intercepted */
+static ic_id other_selector; /* intercepted for ping only, in a class where add: never is */
+static ic_id optimized_none; /* add: prepared, no observer */
+static ic_id optimized_one;  /* add: and ping with one before-observer each */
+static ic_id forwarded_none; /* add: forced through the forward path, no observer */
+static ic_id forwarded_one;  /* add: forward path, one before-observer; vec: one after */
 
 static uint64_t observed_calls; /* incremented by the observer; read after each run */
 
@@ -91,16 +97,14 @@ static ic_class *make_counter_class(const char *name)
 
 static int prepare_shared(void)
 {
-    if (counter_class)
-        return 0;
+    if (counter_class) return 0;
     sel_add = ic_sel_register("add:");
     sel_ping = ic_sel_register("ping");
     sel_vec = ic_sel_register("vec:");
     counter_class = make_counter_class("BenchCounter");
     forwarded_class = make_counter_class("BenchForwarded");
     other_class = make_counter_class("BenchOther");
-    if (!counter_class || !forwarded_class || !other_class)
-        return fail("classes");
+    if (!counter_class || !forwarded_class || !other_class) return fail("classes");
     plain = ic_class_create_instance(counter_class);
     other_selector = ic_class_create_instance(other_class);
     optimized_none = ic_class_create_instance(counter_class);
@@ -111,16 +115,16 @@ static int prepare_shared(void)
     uint32_t forward = IC_INTERCEPT_FORCE_FORWARDING;
     if (ic_intercept_prepare(other_selector, sel_ping) ||
         ic_intercept_prepare(optimized_none, sel_add) ||
-        ic_intercept_add_observer(optimized_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL,
-                                  NULL, &token) ||
+        ic_intercept_add_observer(optimized_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL, NULL,
+                                  &token) ||
         ic_intercept_add_observer(optimized_one, sel_ping, IC_OBSERVE_BEFORE, count_call, NULL,
                                   NULL, &token) ||
         ic_intercept_prepare_with_options(forwarded_none, sel_add, forward) ||
         ic_intercept_prepare_with_options(forwarded_one, sel_add, forward) ||
-        ic_intercept_add_observer(forwarded_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL,
-                                  NULL, &token) ||
-        ic_intercept_add_observer(forwarded_one, sel_vec, IC_OBSERVE_AFTER, count_call, NULL,
-                                  NULL, &token))
+        ic_intercept_add_observer(forwarded_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL, NULL,
+                                  &token) ||
+        ic_intercept_add_observer(forwarded_one, sel_vec, IC_OBSERVE_AFTER, count_call, NULL, NULL,
+                                  &token))
         return fail("interception");
     if (ic_intercept_path_of(optimized_one, sel_add) != IC_PATH_OPTIMIZED ||
         ic_intercept_path_of(forwarded_one, sel_add) != IC_PATH_FORWARDED ||
@@ -135,15 +139,14 @@ static int prepare_shared(void)
 
 /* The loop every add: case shares: send, check. */
 #define ADD_LOOP(RECEIVER, OBSERVED)                                                               \
-    uint64_t bad = 0, calls_before = observed_calls;                                              \
-    double t0 = start_clock();                                                                      \
+    uint64_t bad = 0, calls_before = observed_calls;                                               \
+    double t0 = start_clock();                                                                     \
     for (uint64_t i = 0; i < ops; i++) {                                                           \
         int x = (int)(i & 0xffffff);                                                               \
         bad += IC_MSG(IC_FN(int, int), (RECEIVER), sel_add, x) != x + 1;                           \
     }                                                                                              \
     double t1 = stop_clock();                                                                      \
-    if ((OBSERVED) && observed_calls - calls_before != ops)                                        \
-        bad++;                                                                                     \
+    if ((OBSERVED) && observed_calls - calls_before != ops) bad++;                                 \
     return bad ? -1 : t1 - t0;
 
 /* A function pointer the compiler cannot see through: loaded from a volatile every call. */
@@ -162,12 +165,30 @@ static double run_direct_call(uint64_t ops)
     return bad ? -1 : t1 - t0;
 }
 
-static double run_send_unintercepted(uint64_t ops) { ADD_LOOP(plain, false) }
-static double run_send_other_selector(uint64_t ops) { ADD_LOOP(other_selector, false) }
-static double run_optimized_0(uint64_t ops) { ADD_LOOP(optimized_none, false) }
-static double run_optimized_1(uint64_t ops) { ADD_LOOP(optimized_one, true) }
-static double run_forwarded_0(uint64_t ops) { ADD_LOOP(forwarded_none, false) }
-static double run_forwarded_1(uint64_t ops) { ADD_LOOP(forwarded_one, true) }
+static double run_send_unintercepted(uint64_t ops)
+{
+    ADD_LOOP(plain, false)
+}
+static double run_send_other_selector(uint64_t ops)
+{
+    ADD_LOOP(other_selector, false)
+}
+static double run_optimized_0(uint64_t ops)
+{
+    ADD_LOOP(optimized_none, false)
+}
+static double run_optimized_1(uint64_t ops)
+{
+    ADD_LOOP(optimized_one, true)
+}
+static double run_forwarded_0(uint64_t ops)
+{
+    ADD_LOOP(forwarded_none, false)
+}
+static double run_forwarded_1(uint64_t ops)
+{
+    ADD_LOOP(forwarded_one, true)
+}
 
 static double run_forwarded_struct(uint64_t ops)
 {
@@ -179,8 +200,7 @@ static double run_forwarded_struct(uint64_t ops)
         bad += v.x != k || v.z != 3 * k;
     }
     double t1 = stop_clock();
-    if (observed_calls - calls_before != ops)
-        bad++;
+    if (observed_calls - calls_before != ops) bad++;
     return bad ? -1 : t1 - t0;
 }
 
@@ -200,12 +220,10 @@ static ic_invocation *invocation;
 
 static int prepare_invocation(void)
 {
-    if (prepare_shared())
-        return -1;
+    if (prepare_shared()) return -1;
     if (!invocation) {
         invocation = ic_invocation_create(ic_signature_parse("i@:i"));
-        if (!invocation)
-            return fail("invocation");
+        if (!invocation) return fail("invocation");
         ic_invocation_set_target(invocation, plain);
         ic_invocation_set_selector(invocation, sel_add);
     }
@@ -246,10 +264,8 @@ static void floor_handler(ffi_cif *cif, void *ret, void **args, void *user_data)
 
 static int prepare_libffi_floor(void)
 {
-    if (prepare_shared())
-        return -1;
-    if (floor_closure)
-        return 0;
+    if (prepare_shared()) return -1;
+    if (floor_closure) return 0;
     floor_args[0] = &ffi_type_pointer;
     floor_args[1] = &ffi_type_pointer;
     floor_args[2] = &ffi_type_sint;
@@ -292,8 +308,7 @@ static double run_intercept_first(uint64_t ops)
         snprintf(name, sizeof name, "BenchFirst%u", class_serial++);
         ic_class *cls = make_counter_class(name);
         objects[i] = cls ? ic_class_create_instance(cls) : NULL;
-        if (!objects[i])
-            return -1;
+        if (!objects[i]) return -1;
     }
     uint64_t bad = 0;
     double t0 = start_clock();
@@ -311,8 +326,7 @@ static double run_intercept_next(uint64_t ops)
 {
     ic_id *objects = malloc(ops * sizeof *objects);
     for (uint64_t i = 0; i < ops; i++)
-        if (!(objects[i] = ic_class_create_instance(counter_class)))
-            return -1;
+        if (!(objects[i] = ic_class_create_instance(counter_class))) return -1;
     uint64_t bad = 0;
     double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++)
@@ -327,24 +341,24 @@ static double run_intercept_next(uint64_t ops)
 /* ---- the table ----------------------------------------------------------------------------- */
 
 static const icb_case cases[] = {
-    {"direct_call", "C function int add(obj, sel, int) through a function pointer",
-     prepare_shared, run_direct_call},
+    {"direct_call", "C function int add(obj, sel, int) through a function pointer", prepare_shared,
+     run_direct_call},
     {"send_unintercepted", "IC_MSG add: to an object never intercepted", prepare_shared,
      run_send_unintercepted},
     {"send_intercepted_other_selector", "add: to an object intercepted for another selector",
      prepare_shared, run_send_other_selector},
     {"optimized_0_observers", "add: intercepted (typed trampoline), no observer", prepare_shared,
      run_optimized_0},
-    {"optimized_1_observer", "add: intercepted (typed trampoline), one C observer",
-     prepare_shared, run_optimized_1},
+    {"optimized_1_observer", "add: intercepted (typed trampoline), one C observer", prepare_shared,
+     run_optimized_1},
     {"forwarded_0_observers", "add: forced through the libffi forward path, no observer",
      prepare_shared, run_forwarded_0},
     {"forwarded_1_observer", "add: forced through the libffi forward path, one C observer",
      prepare_shared, run_forwarded_1},
     {"forwarded_struct_return", "vec: returning a 24-byte struct, forward path, one observer",
      prepare_shared, run_forwarded_struct},
-    {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer",
-     prepare_shared, run_void_noargs},
+    {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer", prepare_shared,
+     run_void_noargs},
     {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",
      prepare_invocation, run_invocation_invoke},
     {"libffi_floor", "raw libffi closure reading its arguments and ffi_call-ing add",
@@ -355,22 +369,39 @@ static const icb_case cases[] = {
      prepare_shared, run_intercept_next},
 };
 
-size_t icb_case_count(void) { return sizeof cases / sizeof cases[0]; }
+size_t icb_case_count(void)
+{
+    return sizeof cases / sizeof cases[0];
+}
 
-const icb_case *icb_case_at(size_t i) { return i < icb_case_count() ? &cases[i] : NULL; }
+const icb_case *icb_case_at(size_t i)
+{
+    return i < icb_case_count() ? &cases[i] : NULL;
+}
 
 const icb_case *icb_case_named(const char *name)
 {
     for (size_t i = 0; i < icb_case_count(); i++)
-        if (strcmp(cases[i].name, name) == 0)
-            return &cases[i];
+        if (strcmp(cases[i].name, name) == 0) return &cases[i];
     return NULL;
 }
 
-const char *icb_case_name(const icb_case *c) { return c->name; }
+const char *icb_case_name(const icb_case *c)
+{
+    return c->name;
+}
 
-const char *icb_case_description(const icb_case *c) { return c->description; }
+const char *icb_case_description(const icb_case *c)
+{
+    return c->description;
+}
 
-int icb_case_prepare(const icb_case *c) { return c->prepare(); }
+int icb_case_prepare(const icb_case *c)
+{
+    return c->prepare();
+}
 
-double icb_case_run(const icb_case *c, uint64_t ops) { return c->run(ops); }
+double icb_case_run(const icb_case *c, uint64_t ops)
+{
+    return c->run(ops);
+}

@@ -71,10 +71,12 @@ int posix_memalign(void **out, size_t alignment, size_t size)
 {
     count_bytes(size);
     void *p = __libc_memalign(alignment, size);
-    if (!p)
-        return 12; /* ENOMEM */
+    if (!p) return 12; /* ENOMEM */
     *out = p;
     return 0;
 }
 
-void free(void *p) { __libc_free(p); }
+void free(void *p)
+{
+    __libc_free(p);
+}

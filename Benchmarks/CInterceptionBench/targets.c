@@ -27,7 +27,10 @@ __attribute__((noinline)) icb_vec3 icb_vec(ic_id self, ic_sel cmd, double k)
     return (icb_vec3){k, 2 * k, 3 * k};
 }
 
-int icb_swift_add(ic_id self, ic_sel cmd, int x) { return icb_add(self, cmd, x); }
+int icb_swift_add(ic_id self, ic_sel cmd, int x)
+{
+    return icb_add(self, cmd, x);
+}
 
 long long icb_swift_sum6(ic_id self, ic_sel cmd, long long a, long long b, long long c, long long d,
                          long long e, long long f)

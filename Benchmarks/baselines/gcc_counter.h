@@ -11,8 +11,7 @@
 #include <objc/objc.h>
 
 __attribute__((objc_root_class))
-@interface GCCCounter
-{
+@interface GCCCounter {
     Class isa;
 }
 + (id)new;

@@ -16,8 +16,7 @@
  * finds no method and calls Base's hook), which asks -methodSignatureForSelector:, builds an
  * NSInvocation for the call and hands it to -forwardInvocation:, which invokes it on the target.
  */
-@interface GSForwardingProxy : NSObject
-{
+@interface GSForwardingProxy : NSObject {
     GSTarget *target;
     NSMethodSignature *addSignature;
 }

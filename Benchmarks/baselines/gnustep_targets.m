@@ -40,8 +40,7 @@
 
 - (NSMethodSignature *)methodSignatureForSelector:(SEL)sel
 {
-    if (sel_isEqual(sel, @selector(add:)))
-        return addSignature;
+    if (sel_isEqual(sel, @selector(add:))) return addSignature;
     return [target methodSignatureForSelector:sel];
 }
 

@@ -58,8 +58,7 @@ static inline int bench_run(const char *name, uint64_t ops, int reps, bench_case
         reps = 3;
     }
     double per_op[64];
-    if (reps > 64)
-        reps = 64;
+    if (reps > 64) reps = 64;
     if (fn(ops / 4 + 1) < 0) {
         fprintf(stderr, "%s: wrong result in warm-up\n", name);
         return 1;
@@ -73,8 +72,8 @@ static inline int bench_run(const char *name, uint64_t ops, int reps, bench_case
         per_op[r] = ns / (double)ops;
     }
     qsort(per_op, (size_t)reps, sizeof per_op[0], bench_compare_doubles);
-    printf("%s\t%.3f\t%.3f\t%.3f\t%d\t%llu\n", name, per_op[reps / 2], per_op[0],
-           per_op[reps - 1], reps, (unsigned long long)ops);
+    printf("%s\t%.3f\t%.3f\t%.3f\t%d\t%llu\n", name, per_op[reps / 2], per_op[0], per_op[reps - 1],
+           reps, (unsigned long long)ops);
     fflush(stdout);
     return 0;
 }

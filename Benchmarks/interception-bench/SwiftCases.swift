@@ -31,8 +31,9 @@ private final class SwiftBench: @unchecked Sendable {
         let forwardedClass = try! RuntimeClass.define("SwiftBenchForwarded") { c in
             try c.method("add:", encoding: "i@:i", imp: add)
         }
-        let sum6: @convention(c) (OpaquePointer?, OpaquePointer?, Int64, Int64, Int64, Int64, Int64, Int64) -> Int64 =
-            icb_swift_sum6
+        let sum6:
+            @convention(c) (OpaquePointer?, OpaquePointer?, Int64, Int64, Int64, Int64, Int64, Int64) -> Int64 =
+                icb_swift_sum6
         let genericClass = try! RuntimeClass.define("SwiftBenchGeneric") { c in
             try c.method("sum:b:c:d:e:f:", encoding: "q@:qqqqqq", imp: sum6)
         }
@@ -46,10 +47,14 @@ private final class SwiftBench: @unchecked Sendable {
         invokedOptimized.rx.methodInvoked("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(
             by: bag)
         // The same method forced through the libffi forward path (prepared before subscribing).
-        precondition(ic_intercept_prepare_with_options(
-            sentForwarded.pointer, Selector("add:").pointer, UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
-        precondition(ic_intercept_path_of(sentForwarded.pointer, Selector("add:").pointer) == IC_PATH_FORWARDED)
-        precondition(ic_intercept_path_of(sentOptimized.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
+        precondition(
+            ic_intercept_prepare_with_options(
+                sentForwarded.pointer, Selector("add:").pointer, UInt32(IC_INTERCEPT_FORCE_FORWARDING))
+                == IC_OK)
+        precondition(
+            ic_intercept_path_of(sentForwarded.pointer, Selector("add:").pointer) == IC_PATH_FORWARDED)
+        precondition(
+            ic_intercept_path_of(sentOptimized.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
         sentForwarded.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
     }
 }
@@ -118,7 +123,7 @@ private func deallocWithSubscriber(ops: UInt64) -> Double {
         objects[i] = nil
     }
     let t1 = icb_now_ns()
-    subscriptions.forEach { $0.dispose() }
+    for subscription in subscriptions { subscription.dispose() }
     return fired == Int(ops) ? t1 - t0 : -1
 }
 
@@ -138,7 +143,10 @@ private func timeGenericSends(ops: UInt64) -> Double {
 }
 
 func swiftCases() -> [BenchCase] {
-    let ready = { () -> Bool in _ = SwiftBench.shared; return true }
+    let ready = { () -> Bool in
+        _ = SwiftBench.shared
+        return true
+    }
     return [
         BenchCase(
             name: "swift_send", description: "RuntimeObject.send add: from Swift (typed fast path)",
@@ -160,7 +168,8 @@ func swiftCases() -> [BenchCase] {
             description: "Swift send of add: with one rx.sentMessage subscriber (forward path)",
             prepare: ready, run: { timeSends(SwiftBench.shared.sentForwarded, ops: $0, observed: true) }),
         BenchCase(
-            name: "rxcore_publish_map_filter", description: "PublishSubject → map → filter → subscribe, per event",
+            name: "rxcore_publish_map_filter",
+            description: "PublishSubject → map → filter → subscribe, per event",
             prepare: { true }, run: rxcorePipeline),
         BenchCase(
             name: "dealloc_with_deallocating_subscriber",

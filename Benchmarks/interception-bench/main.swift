@@ -117,7 +117,9 @@ func machineDescription() -> [String: Any] {
     if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
         let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
     {
-        cpu = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? cpu
+        cpu =
+            line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+            ?? cpu
     }
     #if DEBUG
         let configuration = "debug"
@@ -150,7 +152,9 @@ let options = Options(CommandLine.arguments)
 var cases = cCases() + swiftCases()
 if let filter = options.filter {
     // The two baselines always run: ratios are taken within one run.
-    cases = cases.filter { $0.name.contains(filter) || $0.name == "direct_call" || $0.name == "send_unintercepted" }
+    cases = cases.filter {
+        $0.name.contains(filter) || $0.name == "direct_call" || $0.name == "send_unintercepted"
+    }
 }
 
 var results: [Result] = []
@@ -160,14 +164,17 @@ for bench in cases {
         results.append(result)
     } else {
         failed.append(bench.name)
-        FileHandle.standardError.write("interception-bench: case \(bench.name) failed its checks\n".data(using: .utf8)!)
+        FileHandle.standardError.write(
+            "interception-bench: case \(bench.name) failed its checks\n".data(using: .utf8)!)
     }
 }
 
 let direct = results.first { $0.name == "direct_call" }?.median ?? .nan
 let send = results.first { $0.name == "send_unintercepted" }?.median ?? .nan
 let machine = machineDescription()
-print("interception-bench (\(machine["build_configuration"]!), \(options.quick ? "quick" : "full")) on \(machine["cpu"]!), \(machine["cores"]!) cores")
+print(
+    "interception-bench (\(machine["build_configuration"]!), \(options.quick ? "quick" : "full")) on \(machine["cpu"]!), \(machine["cores"]!) cores"
+)
 print(pad("case", 36) + "   ns/op      min      max  ×direct    ×send  allocs/op")
 for r in results {
     print(
@@ -189,10 +196,12 @@ if let path = options.jsonPath {
     }
     objects.append(machine)
     do {
-        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+        let data = try JSONSerialization.data(
+            withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: path))
     } catch {
-        FileHandle.standardError.write("interception-bench: cannot write \(path): \(error)\n".data(using: .utf8)!)
+        FileHandle.standardError.write(
+            "interception-bench: cannot write \(path): \(error)\n".data(using: .utf8)!)
         exit(1)
     }
 }

@@ -22,8 +22,7 @@ void *ic_arena_alloc(ic_arena *arena, size_t size)
     if (!chunk || chunk->capacity - chunk->used < size) {
         size_t capacity = size > IC_ARENA_CHUNK_SIZE ? size : IC_ARENA_CHUNK_SIZE;
         chunk = malloc(sizeof *chunk + capacity);
-        if (!chunk)
-            return NULL;
+        if (!chunk) return NULL;
         chunk->next = arena->chunks;
         chunk->used = 0;
         chunk->capacity = capacity;
@@ -38,8 +37,7 @@ void *ic_arena_alloc(ic_arena *arena, size_t size)
 char *ic_arena_strndup(ic_arena *arena, const char *s, size_t len)
 {
     char *copy = ic_arena_alloc(arena, len + 1);
-    if (copy)
-        memcpy(copy, s, len);
+    if (copy) memcpy(copy, s, len);
     return copy;
 }
 

@@ -13,7 +13,10 @@ typedef struct ic_arena {
     ic_arena_chunk *chunks; /* newest first */
 } ic_arena;
 
-#define IC_ARENA_INIT {NULL}
+#define IC_ARENA_INIT                                                                              \
+    {                                                                                              \
+        NULL                                                                                       \
+    }
 
 /* `size` zeroed bytes, 16-byte aligned, or NULL if memory ran out. */
 IC_PRIVATE void *ic_arena_alloc(ic_arena *arena, size_t size);

@@ -22,8 +22,7 @@
 static ptrdiff_t find_locked(const ic_side *side, const void *key)
 {
     for (size_t i = 0; i < side->association_count; i++)
-        if (side->associations[i].key == key)
-            return (ptrdiff_t)i;
+        if (side->associations[i].key == key) return (ptrdiff_t)i;
     return -1;
 }
 
@@ -39,8 +38,7 @@ ic_status ic_object_set_associated(ic_id obj, const void *key, ic_id value,
     if (!side)
         return value ? ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory associating a value")
                      : IC_OK; /* removing from an object that never had associations */
-    if (value && policy == IC_ASSOCIATION_RETAIN)
-        ic_retain(value);
+    if (value && policy == IC_ASSOCIATION_RETAIN) ic_retain(value);
 
     ic_association old = {NULL, NULL, IC_ASSOCIATION_ASSIGN};
     ic_status status = IC_OK;
@@ -72,36 +70,34 @@ ic_status ic_object_set_associated(ic_id obj, const void *key, ic_id value,
     ic_unlock(lock);
 
     if (status) {
-        if (policy == IC_ASSOCIATION_RETAIN)
-            ic_release(value);
+        if (policy == IC_ASSOCIATION_RETAIN) ic_release(value);
         return ic_fail(status, "out of memory associating a value");
     }
-    if (old.value && old.policy == IC_ASSOCIATION_RETAIN)
-        ic_release(old.value);
+    if (old.value && old.policy == IC_ASSOCIATION_RETAIN) ic_release(old.value);
     return IC_OK;
 }
 
 /* The value under `key`; with `take_reference`, a +1 reference taken under the lock. */
 static ic_id find_value(ic_id obj, const void *key, bool take_reference)
 {
-    if (!obj || !key)
-        return NULL;
+    if (!obj || !key) return NULL;
     ic_side *side = ic_side_get(obj);
-    if (!side)
-        return NULL;
+    if (!side) return NULL;
     pthread_mutex_t *lock = ic_assoc_lock_for(obj);
     ic_lock(lock);
     ptrdiff_t at = find_locked(side, key);
     ic_id value = at >= 0 ? side->associations[at].value : NULL;
     /* The atomic increment runs no user code, so it may happen under the lock; it keeps the
      * value alive against a concurrent replacement once the lock is dropped. */
-    if (value && take_reference)
-        ic_object_retain_fast(value);
+    if (value && take_reference) ic_object_retain_fast(value);
     ic_unlock(lock);
     return value;
 }
 
-ic_id ic_object_get_associated(ic_id obj, const void *key) { return find_value(obj, key, false); }
+ic_id ic_object_get_associated(ic_id obj, const void *key)
+{
+    return find_value(obj, key, false);
+}
 
 ic_id ic_object_copy_associated(ic_id obj, const void *key)
 {
@@ -117,8 +113,7 @@ ic_id ic_object_copy_associated(ic_id obj, const void *key)
 static bool detach_all(ic_id obj, ic_association **list, size_t *count)
 {
     ic_side *side = ic_side_get(obj);
-    if (!side)
-        return false;
+    if (!side) return false;
     pthread_mutex_t *lock = ic_assoc_lock_for(obj);
     ic_lock(lock);
     *list = side->associations;
@@ -134,19 +129,16 @@ bool ic_associations_release_all(ic_id obj)
 {
     ic_association *list = NULL;
     size_t count = 0;
-    if (!detach_all(obj, &list, &count))
-        return false;
+    if (!detach_all(obj, &list, &count)) return false;
     for (size_t i = 0; i < count; i++)
-        if (list[i].policy == IC_ASSOCIATION_RETAIN)
-            ic_release(list[i].value);
+        if (list[i].policy == IC_ASSOCIATION_RETAIN) ic_release(list[i].value);
     free(list);
     return count > 0;
 }
 
 ic_status ic_object_remove_associated_objects(ic_id obj)
 {
-    if (!obj)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_object_remove_associated_objects: NULL");
+    if (!obj) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_object_remove_associated_objects: NULL");
     ic_associations_release_all(obj);
     return IC_OK;
 }

@@ -35,8 +35,7 @@ ic_class *ic_class_named_locked(const char *name)
 ic_class *ic_class_allocate_locked(const char *name, ic_class *superclass, size_t storage_bytes,
                                    ic_status *status)
 {
-    size_t offset = superclass ? IC_ALIGN_UP(superclass->instance_size, 16)
-                               : IC_OBJECT_HEADER_SIZE;
+    size_t offset = superclass ? IC_ALIGN_UP(superclass->instance_size, 16) : IC_OBJECT_HEADER_SIZE;
     if (storage_bytes > IC_MAX_INSTANCE_SIZE || offset + storage_bytes > IC_MAX_INSTANCE_SIZE) {
         *status = ic_fail(IC_ERR_LIMIT, "class \"%s\": instances would exceed %zu bytes", name,
                           IC_MAX_INSTANCE_SIZE);
@@ -67,8 +66,7 @@ static bool append_subclass_locked(ic_class *super, ic_class *cls)
     if (super->subclass_count == super->subclass_capacity) {
         size_t capacity = super->subclass_capacity ? super->subclass_capacity * 2 : 4;
         ic_class **grown = realloc(super->subclasses, capacity * sizeof *grown);
-        if (!grown)
-            return false;
+        if (!grown) return false;
         super->subclasses = grown;
         super->subclass_capacity = capacity;
     }
@@ -82,8 +80,7 @@ ic_status ic_class_register_locked(ic_class *cls)
         return ic_fail(IC_ERR_CLASS_ALREADY_REGISTERED, "class \"%s\" is already registered",
                        cls->name);
     if (cls->superclass && !append_subclass_locked(cls->superclass, cls))
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory registering class \"%s\"",
-                       cls->name);
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory registering class \"%s\"", cls->name);
     uint32_t flags = IC_CLASS_REGISTERED;
     if (cls->superclass && ic_class_has_flag(cls->superclass, IC_CLASS_CUSTOM_RR))
         flags |= IC_CLASS_CUSTOM_RR;
@@ -102,8 +99,7 @@ ic_class *ic_class_allocate(const char *name, ic_class *superclass, size_t stora
         ic_fail(IC_ERR_INVALID_ARGUMENT, "a class name must be a non-empty string");
         return NULL;
     }
-    if (!superclass)
-        superclass = ic_root_class;
+    if (!superclass) superclass = ic_root_class;
     ic_status status;
     ic_class *cls = NULL;
     ic_lock(&ic_runtime_lock);
@@ -121,8 +117,7 @@ ic_class *ic_class_allocate(const char *name, ic_class *superclass, size_t stora
 
 ic_status ic_class_register(ic_class *cls)
 {
-    if (!cls)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "class is NULL");
+    if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "class is NULL");
     ic_lock(&ic_runtime_lock);
     ic_status s = ic_class_register_locked(cls);
     ic_unlock(&ic_runtime_lock);
@@ -131,8 +126,7 @@ ic_status ic_class_register(ic_class *cls)
 
 ic_status ic_class_dispose(ic_class *cls)
 {
-    if (!cls)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "class is NULL");
+    if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "class is NULL");
     ic_lock(&ic_runtime_lock);
     if (ic_class_has_flag(cls, IC_CLASS_REGISTERED)) {
         ic_unlock(&ic_runtime_lock);
@@ -156,13 +150,11 @@ ic_status ic_class_dispose(ic_class *cls)
 
 ic_class *ic_class_lookup(const char *name)
 {
-    if (!name)
-        return NULL;
+    if (!name) return NULL;
     ic_runtime_init();
     ic_lock(&ic_runtime_lock);
     ic_class *cls = ic_class_named_locked(name);
-    if (cls && !ic_class_has_flag(cls, IC_CLASS_REGISTERED))
-        cls = NULL;
+    if (cls && !ic_class_has_flag(cls, IC_CLASS_REGISTERED)) cls = NULL;
     ic_unlock(&ic_runtime_lock);
     return cls;
 }
@@ -173,15 +165,30 @@ ic_class *ic_class_root(void)
     return ic_root_class;
 }
 
-const char *ic_class_name(const ic_class *cls) { return cls ? cls->name : NULL; }
+const char *ic_class_name(const ic_class *cls)
+{
+    return cls ? cls->name : NULL;
+}
 
-ic_class *ic_class_superclass(const ic_class *cls) { return cls ? cls->superclass : NULL; }
+ic_class *ic_class_superclass(const ic_class *cls)
+{
+    return cls ? cls->superclass : NULL;
+}
 
-size_t ic_class_instance_size(const ic_class *cls) { return cls ? cls->instance_size : 0; }
+size_t ic_class_instance_size(const ic_class *cls)
+{
+    return cls ? cls->instance_size : 0;
+}
 
-size_t ic_class_storage_offset(const ic_class *cls) { return cls ? cls->storage_offset : 0; }
+size_t ic_class_storage_offset(const ic_class *cls)
+{
+    return cls ? cls->storage_offset : 0;
+}
 
-size_t ic_class_storage_size(const ic_class *cls) { return cls ? cls->storage_size : 0; }
+size_t ic_class_storage_size(const ic_class *cls)
+{
+    return cls ? cls->storage_size : 0;
+}
 
 bool ic_class_is_registered(const ic_class *cls)
 {
@@ -196,15 +203,13 @@ bool ic_class_is_interception_subclass(const ic_class *cls)
 bool ic_class_is_subclass_of(const ic_class *cls, const ic_class *ancestor)
 {
     for (; cls; cls = cls->superclass)
-        if (cls == ancestor)
-            return true;
+        if (cls == ancestor) return true;
     return false;
 }
 
 size_t ic_class_live_instance_count(const ic_class *cls)
 {
-    return cls ? atomic_load_explicit(&((ic_class *)cls)->live_instances, memory_order_relaxed)
-               : 0;
+    return cls ? atomic_load_explicit(&((ic_class *)cls)->live_instances, memory_order_relaxed) : 0;
 }
 
 size_t ic_class_count(void)

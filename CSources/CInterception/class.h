@@ -48,11 +48,11 @@ struct ic_class {
 };
 
 struct ic_method {
-    ic_sel sel;                       /* immutable */
-    _Atomic(ic_imp) imp;              /* written under ic_runtime_lock; read lock-free */
-    const char *types;                /* owned copy; immutable */
+    ic_sel sel;                        /* immutable */
+    _Atomic(ic_imp) imp;               /* written under ic_runtime_lock; read lock-free */
+    const char *types;                 /* owned copy; immutable */
     _Atomic(const ic_signature *) sig; /* parsed on first use; signatures are immortal */
-    ic_class *owner;                  /* immutable */
+    ic_class *owner;                   /* immutable */
 };
 
 static inline bool ic_class_has_flag(const ic_class *cls, uint32_t flag)

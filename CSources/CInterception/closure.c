@@ -15,9 +15,9 @@
 #include "locks.h"
 
 typedef struct closure_record {
-    ffi_closure *closure;     /* owned; freed by ic_closure_imp_destroy */
-    ic_imp imp;               /* the closure's executable address */
-    const ic_signature *sig;  /* immortal */
+    ffi_closure *closure;    /* owned; freed by ic_closure_imp_destroy */
+    ic_imp imp;              /* the closure's executable address */
+    const ic_signature *sig; /* immortal */
     ic_closure_fn fn;
     void *context;
     ic_context_release_fn release;
@@ -52,8 +52,7 @@ static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn, vo
         ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory creating a closure for \"%s\"", sig->types);
         return NULL;
     }
-    ffi_status fs = ffi_prep_closure_loc(closure, (ffi_cif *)&sig->cif, closure_handler, rec,
-                                         code);
+    ffi_status fs = ffi_prep_closure_loc(closure, (ffi_cif *)&sig->cif, closure_handler, rec, code);
     if (fs != FFI_OK) {
         ffi_closure_free(closure);
         free(rec);
@@ -74,8 +73,7 @@ void *ic_closure_make_unregistered(const ic_signature *sig, ic_closure_fn fn, vo
                                    ic_imp *imp)
 {
     closure_record *rec = make_record(sig, fn, context, NULL);
-    if (rec)
-        *imp = rec->imp;
+    if (rec) *imp = rec->imp;
     return rec;
 }
 
@@ -83,8 +81,7 @@ ic_imp ic_closure_imp_create(const ic_signature *sig, ic_closure_fn fn, void *co
                              ic_context_release_fn release)
 {
     closure_record *rec = make_record(sig, fn, context, release);
-    if (!rec)
-        return NULL;
+    if (!rec) return NULL;
     ic_lock(&ic_closure_lock);
     bool ok = ic_map_put(&registry, (uintptr_t)rec->imp, rec);
     ic_unlock(&ic_closure_lock);
@@ -99,8 +96,7 @@ ic_imp ic_closure_imp_create(const ic_signature *sig, ic_closure_fn fn, void *co
 
 ic_status ic_closure_imp_destroy(ic_imp imp)
 {
-    if (!imp)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_closure_imp_destroy: imp is NULL");
+    if (!imp) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_closure_imp_destroy: imp is NULL");
     ic_lock(&ic_closure_lock);
     closure_record *rec = ic_map_remove(&registry, (uintptr_t)imp);
     ic_unlock(&ic_closure_lock);
@@ -110,8 +106,7 @@ ic_status ic_closure_imp_destroy(ic_imp imp)
                        "destroyed already)",
                        (void *)imp);
     ffi_closure_free(rec->closure);
-    if (rec->release)
-        rec->release(rec->context);
+    if (rec->release) rec->release(rec->context);
     free(rec);
     return IC_OK;
 }
@@ -127,8 +122,7 @@ static bool read_record(ic_imp imp, void **context, const ic_signature **sig)
         *sig = rec->sig;
     }
     ic_unlock(&ic_closure_lock);
-    if (!rec)
-        ic_fail(IC_ERR_NOT_A_CLOSURE, "%p is not a live closure IMP", (void *)imp);
+    if (!rec) ic_fail(IC_ERR_NOT_A_CLOSURE, "%p is not a live closure IMP", (void *)imp);
     return rec != NULL;
 }
 
@@ -146,8 +140,8 @@ const ic_signature *ic_closure_imp_signature(ic_imp imp)
     return read_record(imp, &context, &sig) ? sig : NULL;
 }
 
-void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_handler handler,
-                          void *user_data, ic_imp *imp)
+void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_handler handler, void *user_data,
+                          ic_imp *imp)
 {
     void *code = NULL;
     ffi_closure *closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
@@ -170,4 +164,7 @@ void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_handler handle
     return closure;
 }
 
-void ic_closure_free_raw(void *handle) { ffi_closure_free(handle); }
+void ic_closure_free_raw(void *handle)
+{
+    ffi_closure_free(handle);
+}

@@ -15,11 +15,11 @@
 
 #include "ic_config.h"
 
-#define IC_DTABLE_PAGE_BITS 8
-#define IC_DTABLE_PAGE_SIZE (1u << IC_DTABLE_PAGE_BITS) /* slots per page */
-#define IC_DTABLE_PAGES 256u                            /* pages addressable by an index */
-#define IC_DTABLE_OVERFLOW_PAGE IC_DTABLE_PAGES        /* the always-empty extra root entry */
-#define IC_DTABLE_ROOT_SIZE (IC_DTABLE_PAGES + 1u)
+#define IC_DTABLE_PAGE_BITS     8
+#define IC_DTABLE_PAGE_SIZE     (1u << IC_DTABLE_PAGE_BITS) /* slots per page */
+#define IC_DTABLE_PAGES         256u                        /* pages addressable by an index */
+#define IC_DTABLE_OVERFLOW_PAGE IC_DTABLE_PAGES             /* the always-empty extra root entry */
+#define IC_DTABLE_ROOT_SIZE     (IC_DTABLE_PAGES + 1u)
 /* Selector indices below this are cached; others always take the slow path. */
 #define IC_DTABLE_CAPACITY (IC_DTABLE_PAGES * IC_DTABLE_PAGE_SIZE)
 
@@ -56,8 +56,8 @@ IC_PRIVATE void ic_dtable_clear_all_locked(ic_dtable *dt);
 
 static inline ic_imp ic_dtable_get(const ic_dtable *dt, ic_sel sel)
 {
-    const ic_dtable_page *page = atomic_load_explicit(&dt->pages[sel->dt_page],
-                                                      memory_order_acquire);
+    const ic_dtable_page *page =
+        atomic_load_explicit(&dt->pages[sel->dt_page], memory_order_acquire);
     return atomic_load_explicit(&page->imps[sel->dt_slot], memory_order_acquire);
 }
 

@@ -53,10 +53,9 @@ static ic_status malformed(const parser *p, size_t at, const char *what)
 static ic_status unsupported(const char *src, long at, const char *what)
 {
     size_t len = strlen(src);
-    return ic_fail_at(IC_ERR_UNSUPPORTED_ENCODING, at,
-                      "unsupported type encoding \"%.*s%s\" at %ld: %s",
-                      (int)(len < QUOTE_MAX ? len : QUOTE_MAX), src, len > QUOTE_MAX ? "..." : "",
-                      at, what);
+    return ic_fail_at(
+        IC_ERR_UNSUPPORTED_ENCODING, at, "unsupported type encoding \"%.*s%s\" at %ld: %s",
+        (int)(len < QUOTE_MAX ? len : QUOTE_MAX), src, len > QUOTE_MAX ? "..." : "", at, what);
 }
 
 static ic_status out_of_memory(void)
@@ -64,21 +63,32 @@ static ic_status out_of_memory(void)
     return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory parsing a type encoding");
 }
 
-static bool at_end(const parser *p) { return p->pos >= p->len; }
+static bool at_end(const parser *p)
+{
+    return p->pos >= p->len;
+}
 
-static char peek(const parser *p) { return at_end(p) ? '\0' : p->src[p->pos]; }
+static char peek(const parser *p)
+{
+    return at_end(p) ? '\0' : p->src[p->pos];
+}
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
-static bool is_qualifier(char c) { return c && strchr("rnNoORV", c) != NULL; }
+static bool is_qualifier(char c)
+{
+    return c && strchr("rnNoORV", c) != NULL;
+}
 
 /* Reads digit+ into *value (at most 2^31-1). */
 static ic_status parse_number(parser *p, size_t *value, const char *what)
 {
     size_t start = p->pos;
     size_t n = 0;
-    if (!is_digit(peek(p)))
-        return malformed(p, p->pos, what);
+    if (!is_digit(peek(p))) return malformed(p, p->pos, what);
     while (is_digit(peek(p))) {
         n = n * 10 + (size_t)(p->src[p->pos] - '0');
         if (n > INT32_MAX)
@@ -106,8 +116,7 @@ static ic_status set_encoding(parser *p, ic_type *t, const char *a, size_t alen,
                               size_t blen, const char *c, size_t clen)
 {
     char *s = ic_arena_alloc(p->arena, alen + blen + clen + 1);
-    if (!s)
-        return out_of_memory();
+    if (!s) return out_of_memory();
     memcpy(s, a, alen);
     memcpy(s + alen, b, blen);
     memcpy(s + alen + blen, c, clen);
@@ -128,7 +137,7 @@ static ic_status parse_type(parser *p, ic_type **out, bool in_named_fields, char
 static bool parse_scalar(parser *p, char c, ic_type *t)
 {
     switch (c) {
-#define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI)                                                     \
+#define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI)                                               \
     case CODE:                                                                                     \
         t->kind = IC_KIND_##KIND;                                                                  \
         t->size = sizeof(CTYPE);                                                                   \
@@ -154,14 +163,12 @@ static ic_status parse_object(parser *p, ic_type *t, bool in_named_fields, char 
     if (peek(p) == '"') {
         size_t open = p->pos;
         const char *close = memchr(p->src + open + 1, '"', p->len - open - 1);
-        if (!close)
-            return malformed(p, open, "unterminated class name after '@'");
+        if (!close) return malformed(p, open, "unterminated class name after '@'");
         size_t after = (size_t)(close - p->src) + 1;
         char next = after < p->len ? p->src[after] : '\0';
         /* In a struct with named fields, "X" is a class name only if a field name or the end
          * of the struct follows; otherwise it names the next field. */
-        if (!in_named_fields || next == '"' || next == closer)
-            p->pos = after;
+        if (!in_named_fields || next == '"' || next == closer) p->pos = after;
     }
     return set_simple_encoding(p, t, "@");
 }
@@ -172,17 +179,13 @@ static ic_status parse_pointer(parser *p, ic_type *t)
     if (peek(p) == '?') { /* function pointer */
         size_t at = p->pos++;
         target = new_type(p, IC_KIND_UNKNOWN, at);
-        if (!target)
-            return out_of_memory();
+        if (!target) return out_of_memory();
         ic_status s = set_simple_encoding(p, target, "?");
-        if (s)
-            return s;
+        if (s) return s;
     } else {
-        if (at_end(p))
-            return malformed(p, p->pos, "'^' must be followed by a type");
+        if (at_end(p)) return malformed(p, p->pos, "'^' must be followed by a type");
         ic_status s = parse_type(p, &target, false, '\0');
-        if (s)
-            return s;
+        if (s) return s;
     }
     t->element = target;
     t->size = sizeof(void *);
@@ -196,17 +199,15 @@ static ic_status parse_array(parser *p, ic_type *t, size_t start)
 {
     size_t count;
     ic_status s = parse_number(p, &count, "'[' must be followed by the element count");
-    if (s)
-        return s;
-    if (at_end(p) || peek(p) == ']')
-        return malformed(p, p->pos, "array without an element type");
+    if (s) return s;
+    if (at_end(p) || peek(p) == ']') return malformed(p, p->pos, "array without an element type");
     ic_type *element;
     s = parse_type(p, &element, false, ']');
-    if (s)
-        return s;
+    if (s) return s;
     if (peek(p) != ']')
-        return malformed(p, p->pos, at_end(p) ? "unterminated array: expected ']'"
-                                              : "expected ']' after the array's element type");
+        return malformed(p, p->pos,
+                         at_end(p) ? "unterminated array: expected ']'"
+                                   : "expected ']' after the array's element type");
     p->pos++;
     t->element = element;
     t->count = count;
@@ -231,17 +232,18 @@ static ic_status parse_aggregate(parser *p, ic_type *t, size_t start, char close
         /* A tag never contains the characters that open another type; stopping on them turns
          * a missing closer into a clear error instead of swallowing the rest. */
         if (strchr("{}[]\"", peek(p)))
-            return malformed(p, p->pos, is_union ? "unexpected character in a union tag"
-                                                 : "unexpected character in a struct tag");
+            return malformed(p, p->pos,
+                             is_union ? "unexpected character in a union tag"
+                                      : "unexpected character in a struct tag");
         p->pos++;
     }
     if (at_end(p))
-        return malformed(p, p->pos, is_union ? "unterminated union: expected ')'"
-                                             : "unterminated struct: expected '}'");
+        return malformed(p, p->pos,
+                         is_union ? "unterminated union: expected ')'"
+                                  : "unterminated struct: expected '}'");
     size_t name_len = p->pos - name_start;
     t->name = ic_arena_strndup(p->arena, p->src + name_start, name_len);
-    if (!t->name)
-        return out_of_memory();
+    if (!t->name) return out_of_memory();
     char open[2] = {is_union ? '(' : '{', '\0'};
     char close[2] = {closer, '\0'};
 
@@ -261,11 +263,11 @@ static ic_status parse_aggregate(parser *p, ic_type *t, size_t start, char close
     while (!at_end(p) && peek(p) != closer) {
         if (named) {
             if (peek(p) != '"')
-                return malformed(p, p->pos, "expected a quoted field name (the other fields "
-                                            "are named)");
+                return malformed(p, p->pos,
+                                 "expected a quoted field name (the other fields "
+                                 "are named)");
             const char *q = memchr(p->src + p->pos + 1, '"', p->len - p->pos - 1);
-            if (!q)
-                return malformed(p, p->pos, "unterminated field name");
+            if (!q) return malformed(p, p->pos, "unterminated field name");
             p->pos = (size_t)(q - p->src) + 1;
             if (at_end(p) || peek(p) == closer)
                 return malformed(p, p->pos, "field name without a type");
@@ -274,12 +276,10 @@ static ic_status parse_aggregate(parser *p, ic_type *t, size_t start, char close
         }
         ic_type *field;
         ic_status s = parse_type(p, &field, named, closer);
-        if (s)
-            return s;
+        if (s) return s;
         if (count == capacity) {
             ic_type **bigger = ic_arena_alloc(p->arena, 2 * capacity * sizeof *bigger);
-            if (!bigger)
-                return out_of_memory();
+            if (!bigger) return out_of_memory();
             memcpy(bigger, fields, count * sizeof *fields);
             fields = bigger;
             capacity *= 2;
@@ -288,13 +288,13 @@ static ic_status parse_aggregate(parser *p, ic_type *t, size_t start, char close
         enc_len += field->encoding_len;
     }
     if (at_end(p))
-        return malformed(p, p->pos, is_union ? "unterminated union: expected ')'"
-                                             : "unterminated struct: expected '}'");
+        return malformed(p, p->pos,
+                         is_union ? "unterminated union: expected ')'"
+                                  : "unterminated struct: expected '}'");
     p->pos++; /* closer */
 
     t->fields = ic_arena_alloc(p->arena, (count ? count : 1) * sizeof *t->fields);
-    if (!t->fields)
-        return out_of_memory();
+    if (!t->fields) return out_of_memory();
     memcpy(t->fields, fields, count * sizeof *fields);
     t->field_count = count;
 
@@ -307,11 +307,9 @@ static ic_status parse_aggregate(parser *p, ic_type *t, size_t start, char close
             sized = false;
             break;
         }
-        if (f->align > align)
-            align = f->align;
+        if (f->align > align) align = f->align;
         if (is_union) {
-            if (f->size > size)
-                size = f->size;
+            if (f->size > size) size = f->size;
         } else {
             size = IC_ALIGN_UP(size, f->align) + f->size;
         }
@@ -325,8 +323,7 @@ static ic_status parse_aggregate(parser *p, ic_type *t, size_t start, char close
     }
 
     char *enc = ic_arena_alloc(p->arena, enc_len + 2);
-    if (!enc)
-        return out_of_memory();
+    if (!enc) return out_of_memory();
     size_t at = 0;
     enc[at++] = open[0];
     memcpy(enc + at, t->name, name_len);
@@ -348,18 +345,16 @@ static ic_status parse_type(parser *p, ic_type **out, bool in_named_fields, char
 {
     if (++p->depth > IC_ENCODING_MAX_DEPTH)
         return ic_fail_at(IC_ERR_LIMIT, (long)p->pos,
-                          "type encoding nests deeper than %d levels at %zu",
-                          IC_ENCODING_MAX_DEPTH, p->pos);
+                          "type encoding nests deeper than %d levels at %zu", IC_ENCODING_MAX_DEPTH,
+                          p->pos);
     while (is_qualifier(peek(p)))
         p->pos++;
-    if (at_end(p))
-        return malformed(p, p->pos, "expected a type");
+    if (at_end(p)) return malformed(p, p->pos, "expected a type");
 
     size_t start = p->pos;
     char c = p->src[p->pos++];
     ic_type *t = new_type(p, IC_KIND_VOID, start);
-    if (!t)
-        return out_of_memory();
+    if (!t) return out_of_memory();
     ic_status s = IC_OK;
 
     if (parse_scalar(p, c, t)) {
@@ -426,8 +421,7 @@ static ic_status parse_type(parser *p, ic_type **out, bool in_named_fields, char
         }
     }
     p->depth--;
-    if (s == IC_OK)
-        *out = t;
+    if (s == IC_OK) *out = t;
     return s;
 }
 
@@ -435,8 +429,7 @@ static ic_status parse_type(parser *p, ic_type **out, bool in_named_fields, char
 static void skip_offset(parser *p)
 {
     size_t save = p->pos;
-    if (peek(p) == '-' || peek(p) == '+')
-        p->pos++;
+    if (peek(p) == '-' || peek(p) == '+') p->pos++;
     if (!is_digit(peek(p))) {
         p->pos = save;
         return;
@@ -447,45 +440,39 @@ static void skip_offset(parser *p)
 
 static ic_status check_length(const char *types, size_t *len)
 {
-    if (!types)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "type encoding is NULL");
+    if (!types) return ic_fail(IC_ERR_INVALID_ARGUMENT, "type encoding is NULL");
     size_t n = strnlen(types, IC_ENCODING_MAX_LENGTH + 1);
     if (n > IC_ENCODING_MAX_LENGTH)
         return ic_fail_at(IC_ERR_LIMIT, IC_ENCODING_MAX_LENGTH,
                           "type encoding longer than %d bytes", IC_ENCODING_MAX_LENGTH);
     if (n == 0)
-        return ic_fail_at(IC_ERR_MALFORMED_ENCODING, 0, "malformed type encoding \"\" at 0: "
-                                                        "empty encoding");
+        return ic_fail_at(IC_ERR_MALFORMED_ENCODING, 0,
+                          "malformed type encoding \"\" at 0: "
+                          "empty encoding");
     *len = n;
     return IC_OK;
 }
 
-ic_status ic_encoding_parse_list(ic_arena *arena, const char *types, ic_type ***out,
-                                 size_t *count)
+ic_status ic_encoding_parse_list(ic_arena *arena, const char *types, ic_type ***out, size_t *count)
 {
     size_t len;
     ic_status s = check_length(types, &len);
-    if (s)
-        return s;
+    if (s) return s;
     parser p = {arena, types, len, 0, 0};
     size_t capacity = 8, n = 0;
     ic_type **list = ic_arena_alloc(arena, capacity * sizeof *list);
-    if (!list)
-        return out_of_memory();
+    if (!list) return out_of_memory();
     while (!at_end(&p)) {
         if (n == IC_ENCODING_MAX_ARGUMENTS + 1)
-            return ic_fail_at(IC_ERR_LIMIT, (long)p.pos,
-                              "type encoding has more than %d arguments",
+            return ic_fail_at(IC_ERR_LIMIT, (long)p.pos, "type encoding has more than %d arguments",
                               IC_ENCODING_MAX_ARGUMENTS);
         ic_type *t;
         s = parse_type(&p, &t, false, '\0');
-        if (s)
-            return s;
+        if (s) return s;
         skip_offset(&p);
         if (n == capacity) {
             ic_type **bigger = ic_arena_alloc(arena, 2 * capacity * sizeof *bigger);
-            if (!bigger)
-                return out_of_memory();
+            if (!bigger) return out_of_memory();
             memcpy(bigger, list, n * sizeof *list);
             list = bigger;
             capacity *= 2;
@@ -502,12 +489,10 @@ ic_status ic_encoding_parse_one(ic_arena *arena, const char *types, ic_type **ou
 {
     size_t len;
     ic_status s = check_length(types, &len);
-    if (s)
-        return s;
+    if (s) return s;
     parser p = {arena, types, len, 0, 0};
     s = parse_type(&p, out, false, '\0');
-    if (s)
-        return s;
+    if (s) return s;
     skip_offset(&p);
     *end_offset = p.pos;
     return IC_OK;
@@ -520,7 +505,7 @@ ic_status ic_encoding_parse_one(ic_arena *arena, const char *types, ic_type **ou
 static ffi_type *scalar_ffi(char code)
 {
     switch (code) {
-#define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI)                                                     \
+#define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI)                                               \
     case CODE:                                                                                     \
         return &FFI;
 #include "ic_types.def"
@@ -541,8 +526,7 @@ static ic_status append_elements(ic_type *t, ffi_type **elems, size_t *n, const 
     if (t->kind == IC_KIND_ARRAY) {
         for (size_t i = 0; i < t->count; i++) {
             ic_status s = append_elements(t->element, elems, n, src);
-            if (s)
-                return s;
+            if (s) return s;
         }
         return IC_OK;
     }
@@ -556,8 +540,7 @@ static ic_status append_elements(ic_type *t, ffi_type **elems, size_t *n, const 
 
 static size_t element_count(const ic_type *t)
 {
-    if (t->kind != IC_KIND_ARRAY)
-        return 1;
+    if (t->kind != IC_KIND_ARRAY) return 1;
     size_t inner = element_count(t->element);
     return t->count > IC_ENCODING_MAX_FFI_ELEMENTS ? IC_ENCODING_MAX_FFI_ELEMENTS + 1
                                                    : t->count * inner;
@@ -573,8 +556,7 @@ static ic_status prepare_struct(ic_arena *arena, ic_type *t, const char *src)
     size_t total = 0;
     for (size_t i = 0; i < t->field_count; i++) {
         ic_status s = prepare_value(arena, t->fields[i], CTX_FIELD, src);
-        if (s)
-            return s;
+        if (s) return s;
         total += element_count(t->fields[i]);
         if (total > IC_ENCODING_MAX_FFI_ELEMENTS)
             return ic_fail_at(IC_ERR_LIMIT, t->position,
@@ -584,13 +566,11 @@ static ic_status prepare_struct(ic_arena *arena, ic_type *t, const char *src)
     }
     ffi_type *ft = ic_arena_alloc(arena, sizeof *ft);
     ffi_type **elems = ic_arena_alloc(arena, (total + 1) * sizeof *elems);
-    if (!ft || !elems)
-        return out_of_memory();
+    if (!ft || !elems) return out_of_memory();
     size_t n = 0;
     for (size_t i = 0; i < t->field_count; i++) {
         ic_status s = append_elements(t->fields[i], elems, &n, src);
-        if (s)
-            return s;
+        if (s) return s;
     }
     elems[n] = NULL;
     /* size and alignment are computed by ffi_prep_cif; signature.c checks they equal ours. */
@@ -628,8 +608,7 @@ static ic_status prepare_value(ic_arena *arena, ic_type *t, value_context ctx, c
         return IC_OK;
     default:
         t->ffi = scalar_ffi(t->code);
-        if (!t->ffi)
-            return unsupported(src, t->position, "no libffi type for this code");
+        if (!t->ffi) return unsupported(src, t->position, "no libffi type for this code");
         return IC_OK;
     }
 }

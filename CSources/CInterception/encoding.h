@@ -38,20 +38,20 @@ typedef struct ic_type ic_type;
  * ic_type_prepare sets for callable types. */
 struct ic_type {
     ic_type_kind kind;
-    char code;           /* first character of `encoding` */
-    char abi;            /* trampoline ABI class of a scalar or pointer (ic_types.def), else 0 */
-    bool sized;          /* size/align known: false for void, `?`, {name}, bit-fields */
-    size_t size;         /* bytes of a value */
-    size_t align;        /* alignment of a value */
-    long position;       /* byte offset of this type in the parsed string */
+    char code;            /* first character of `encoding` */
+    char abi;             /* trampoline ABI class of a scalar or pointer (ic_types.def), else 0 */
+    bool sized;           /* size/align known: false for void, `?`, {name}, bit-fields */
+    size_t size;          /* bytes of a value */
+    size_t align;         /* alignment of a value */
+    long position;        /* byte offset of this type in the parsed string */
     const char *encoding; /* normalized encoding, NUL-terminated */
     size_t encoding_len;
-    const char *name;    /* struct or union tag (may be "?"), or NULL */
-    ic_type *element;    /* POINTER: pointee; ARRAY: element */
-    size_t count;        /* ARRAY: length; BITFIELD: width in bits */
-    ic_type **fields;    /* STRUCT, UNION: members */
+    const char *name; /* struct or union tag (may be "?"), or NULL */
+    ic_type *element; /* POINTER: pointee; ARRAY: element */
+    size_t count;     /* ARRAY: length; BITFIELD: width in bits */
+    ic_type **fields; /* STRUCT, UNION: members */
     size_t field_count;
-    ffi_type *ffi;       /* libffi description, once prepared */
+    ffi_type *ffi; /* libffi description, once prepared */
 };
 
 /* How a top-level type is used, for ic_type_prepare. */

@@ -58,7 +58,10 @@ static destroying_batch *destroying;
 /* How many destroy loops this thread is inside (destroy functions may call the runtime). */
 static __thread unsigned destroying_depth;
 
-static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
+static long membarrier(int cmd)
+{
+    return syscall(SYS_membarrier, cmd, 0, 0);
+}
 
 static void unregister_at_exit(void *value)
 {
@@ -68,8 +71,7 @@ static void unregister_at_exit(void *value)
         self->prev->next = self->next;
     else
         readers = self->next;
-    if (self->next)
-        self->next->prev = self->prev;
+    if (self->next) self->next->prev = self->prev;
     ic_unlock(&ic_epoch_lock);
     self->registered = false;
     self->fast_entry = false;
@@ -92,8 +94,7 @@ void ic_epoch_register_self(void)
     ic_lock(&ic_epoch_lock);
     self->prev = NULL;
     self->next = readers;
-    if (readers)
-        readers->prev = self;
+    if (readers) readers->prev = self;
     readers = self;
     ic_unlock(&ic_epoch_lock);
     self->registered = true;
@@ -105,11 +106,9 @@ void ic_epoch_register_self(void)
 void ic_epoch_enter_slow(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
-    if (!self->registered)
-        ic_epoch_register_self();
+    if (!self->registered) ic_epoch_register_self();
     uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
-    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1,
-                          memory_order_release);
+    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1, memory_order_release);
     /* Without membarrier() the reader itself must order its `active` store before the loads
      * of the section (a store-load barrier). */
     atomic_thread_fence(memory_order_seq_cst);
@@ -138,8 +137,7 @@ void ic_epoch_synchronize(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
     bool nested = ic_epoch_in_section();
-    if (nested)
-        atomic_store_explicit(&self->waiting, true, memory_order_seq_cst);
+    if (nested) atomic_store_explicit(&self->waiting, true, memory_order_seq_cst);
     uint64_t target = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
     heavy_barrier();
     /* The lock is held only for one scan at a time, never while waiting: a reader that is in a
@@ -150,22 +148,17 @@ void ic_epoch_synchronize(void)
         bool blocked = false;
         ic_lock(&ic_epoch_lock);
         for (ic_epoch_reader *r = readers; r && !blocked; r = r->next) {
-            if (r == self)
-                continue;
+            if (r == self) continue;
             uint64_t active = ic_epoch_of(atomic_load_explicit(&r->active, memory_order_acquire));
-            if (active == 0 || active >= target)
-                continue;
-            if (atomic_load_explicit(&r->waiting, memory_order_seq_cst))
-                continue;
+            if (active == 0 || active >= target) continue;
+            if (atomic_load_explicit(&r->waiting, memory_order_seq_cst)) continue;
             blocked = true;
         }
         ic_unlock(&ic_epoch_lock);
-        if (!blocked)
-            break;
+        if (!blocked) break;
         pause_briefly(spins);
     }
-    if (nested)
-        atomic_store_explicit(&self->waiting, false, memory_order_seq_cst);
+    if (nested) atomic_store_explicit(&self->waiting, false, memory_order_seq_cst);
     ic_epoch_reclaim();
 }
 
@@ -196,13 +189,11 @@ void ic_epoch_reclaim(void)
     /* Never from inside a section: the section holds back everything retired since it began,
      * and destroy functions run users' release code, which should not run nested inside an
      * observer's call. What is pending is reclaimed by the next call made outside a section. */
-    if (ic_epoch_in_section())
-        return;
+    if (ic_epoch_in_section()) return;
     ic_lock(&limbo_lock);
     bool empty = limbo == NULL;
     ic_unlock(&limbo_lock);
-    if (empty)
-        return;
+    if (empty) return;
 
     /* The scan below only speaks for what was retired before it began: a reader entering a
      * section after the scan may still hold something retired after it (its tag is above the
@@ -227,8 +218,7 @@ void ic_epoch_reclaim(void)
             r->next = ready;
             ready = r;
             limbo_count--;
-            if (r->tag < batch.oldest_tag)
-                batch.oldest_tag = r->tag;
+            if (r->tag < batch.oldest_tag) batch.oldest_tag = r->tag;
         } else {
             link = &r->next;
         }
@@ -238,8 +228,7 @@ void ic_epoch_reclaim(void)
         destroying = &batch;
     }
     ic_unlock(&limbo_lock);
-    if (!ready)
-        return;
+    if (!ready) return;
 
     destroying_depth++;
     while (ready) {
@@ -286,8 +275,7 @@ void ic_epoch_drain(void)
     uint64_t start = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
     for (unsigned spins = 0;; spins++) {
         ic_epoch_synchronize();
-        if (!pending_since(start))
-            return;
+        if (!pending_since(start)) return;
         pause_briefly(spins);
     }
 }

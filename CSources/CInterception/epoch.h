@@ -31,10 +31,10 @@ typedef struct ic_epoch_reader {
     /* Set (seq_cst) while the thread, inside a section, waits in ic_epoch_synchronize: other
      * synchronizers then treat it as unable to call anything it has not re-checked. */
     _Atomic(bool) waiting;
-    bool registered;   /* thread-private */
+    bool registered; /* thread-private */
     /* registered, and writers can use membarrier(): the only thing entry checks (one byte).
      * Otherwise entry takes ic_epoch_enter_slow (registration, or a fence per entry). */
-    bool fast_entry;   /* thread-private */
+    bool fast_entry;              /* thread-private */
     struct ic_epoch_reader *next; /* reader list; guarded by ic_epoch_lock */
     struct ic_epoch_reader *prev;
 } ic_epoch_reader;
@@ -55,7 +55,10 @@ IC_PRIVATE void ic_epoch_enter_slow(void);
 #define IC_EPOCH_DEPTH_MASK ((UINT64_C(1) << IC_EPOCH_DEPTH_BITS) - 1)
 
 /* The epoch a reader's `active` word says its outermost section began in (0: none). */
-static inline uint64_t ic_epoch_of(uint64_t active) { return active >> IC_EPOCH_DEPTH_BITS; }
+static inline uint64_t ic_epoch_of(uint64_t active)
+{
+    return active >> IC_EPOCH_DEPTH_BITS;
+}
 
 /* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. */
 static inline void ic_epoch_enter(void)
@@ -75,8 +78,7 @@ static inline void ic_epoch_enter(void)
     uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
     /* Release: whoever reads this value also sees everything this thread did before (its
      * earlier sections' reads of memory now being reclaimed). */
-    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1,
-                          memory_order_release);
+    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst); /* the writer's membarrier() is the fence */
 }
 

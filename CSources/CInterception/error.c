@@ -53,11 +53,20 @@ void ic_fatal(const char *fmt, ...)
     abort();
 }
 
-ic_status ic_error_status(void) { return last_error.status; }
+ic_status ic_error_status(void)
+{
+    return last_error.status;
+}
 
-const char *ic_error_message(void) { return last_error.message; }
+const char *ic_error_message(void)
+{
+    return last_error.message;
+}
 
-long ic_error_position(void) { return last_error.position; }
+long ic_error_position(void)
+{
+    return last_error.position;
+}
 
 void ic_error_clear(void)
 {
@@ -99,4 +108,7 @@ const char *ic_status_name(ic_status status)
     return "IC_ERR_UNKNOWN";
 }
 
-const char *ic_runtime_version(void) { return "0.1.0"; }
+const char *ic_runtime_version(void)
+{
+    return "0.1.0";
+}

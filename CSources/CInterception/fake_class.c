@@ -37,8 +37,7 @@ static ic_class *subclass_class(ic_id self, ic_sel cmd)
 
 ic_class_engine *ic_class_engine_locked(ic_class *cls)
 {
-    if (!cls->engine)
-        cls->engine = calloc(1, sizeof(ic_class_engine));
+    if (!cls->engine) cls->engine = calloc(1, sizeof(ic_class_engine));
     return cls->engine;
 }
 
@@ -49,14 +48,13 @@ ic_class *ic_interception_subclass_locked(ic_class *original, ic_status *status)
         *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting %s", original->name);
         return NULL;
     }
-    if (engine->subclass)
-        return engine->subclass;
+    if (engine->subclass) return engine->subclass;
 
     char name[512];
     int n = snprintf(name, sizeof name, IC_INTERCEPTION_PREFIX "%s", original->name);
     if (n < 0 || (size_t)n >= sizeof name) {
-        *status = ic_fail(IC_ERR_LIMIT, "class name \"%s\" is too long to intercept",
-                          original->name);
+        *status =
+            ic_fail(IC_ERR_LIMIT, "class name \"%s\" is too long to intercept", original->name);
         return NULL;
     }
     ic_fake_class *record = calloc(1, sizeof *record);
@@ -75,8 +73,7 @@ ic_class *ic_interception_subclass_locked(ic_class *original, ic_status *status)
     sub->engine = record;
     atomic_fetch_or_explicit(&sub->flags, IC_CLASS_INTERCEPTION_SUBCLASS, memory_order_release);
     ic_status s = ic_class_add_method(sub, ic_sels.class_, (ic_imp)subclass_class, "#@:");
-    if (s == IC_OK)
-        s = ic_class_register(sub);
+    if (s == IC_OK) s = ic_class_register(sub);
     if (s != IC_OK) {
         ic_class_dispose(sub);
         free(record);
@@ -93,8 +90,7 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
 {
     ic_fake_class *record = subclass->engine;
     for (ic_hook_method *h = record->hooks; h; h = h->next)
-        if (h->sel == sel)
-            return h;
+        if (h->sel == sel) return h;
 
     ic_class *original = record->original;
     ic_method *method = ic_class_get_method(original, sel);
@@ -147,8 +143,7 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
     }
     ic_status s = ic_class_add_method(subclass, sel, hook->imp, method->types);
     if (s != IC_OK) {
-        if (hook->closure)
-            ic_closure_free_raw(hook->closure);
+        if (hook->closure) ic_closure_free_raw(hook->closure);
         free(hook);
         *status = s;
         return NULL;

@@ -31,8 +31,7 @@ static void forward_callback(ic_invocation *inv, void *context)
 static ic_forwarder *forwarder_locked(ic_class *cls, ic_sel sel, const ic_signature *sig)
 {
     for (ic_forwarder *f = cls->forwarders; f; f = f->next)
-        if (f->sel == sel && f->sig == sig)
-            return f;
+        if (f->sel == sel && f->sig == sig) return f;
     ic_forwarder *f = calloc(1, sizeof *f);
     ic_imp imp = NULL;
     void *closure = f ? ic_closure_make_unregistered(sig, forward_callback, NULL, &imp) : NULL;

@@ -12,7 +12,7 @@ typedef struct ic_forwarder {
     struct ic_forwarder *next;
     ic_sel sel;
     const ic_signature *sig;
-    ic_imp imp; /* libffi closure: packages the call, sends forwardInvocation: */
+    ic_imp imp;    /* libffi closure: packages the call, sends forwardInvocation: */
     void *closure; /* the closure's record (closure.c), owned */
 } ic_forwarder;
 

@@ -23,10 +23,9 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
     memcpy(&self, args[0], sizeof self);
     memcpy(&cmd, args[1], sizeof cmd);
     ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);
-    if (slot)
-        ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
-    ic_imp original = slot ? ic_engine_original_imp_from(slot, self, cmd)
-                           : ic_engine_original_imp(self, cmd);
+    if (slot) ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
+    ic_imp original =
+        slot ? ic_engine_original_imp_from(slot, self, cmd) : ic_engine_original_imp(self, cmd);
     if (IC_LIKELY(!method->sig->has_large_struct_argument &&
                   method->sig->split_argument == IC_NO_SPLIT)) {
         /* Straight into libffi's return buffer: ffi_call writes a result exactly as a closure
@@ -41,16 +40,14 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
         ic_invocation_init_frame(&frame, method->sig, args, ret, IC_INV_CLOSURE_RETURN);
         ic_invocation_call(&frame, original);
     }
-    if (slot)
-        ic_hook_after(slot, args, method->sig->ret.size ? ret : NULL, IC_INV_CLOSURE_RETURN);
+    if (slot) ic_hook_after(slot, args, method->sig->ret.size ? ret : NULL, IC_INV_CLOSURE_RETURN);
 }
 
 ic_status ic_forward_hook_create(ic_hook_method *method)
 {
     ic_imp imp = NULL;
     void *closure = ic_closure_make_raw(method->sig, forward_hook_handler, method, &imp);
-    if (!closure)
-        return ic_error_status();
+    if (!closure) return ic_error_status();
     method->closure = closure;
     method->imp = imp;
     return IC_OK;

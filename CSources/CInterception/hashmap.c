@@ -18,14 +18,12 @@ uint64_t ic_hash_string(const char *s)
 
 static uint64_t hash_key(const ic_map *map, uintptr_t key)
 {
-    return map->kind == IC_MAP_STRING_KEYS ? ic_hash_string((const char *)key)
-                                           : ic_hash_word(key);
+    return map->kind == IC_MAP_STRING_KEYS ? ic_hash_string((const char *)key) : ic_hash_word(key);
 }
 
 static bool keys_equal(const ic_map *map, const ic_map_entry *e, uintptr_t key, uint64_t hash)
 {
-    if (e->hash != hash)
-        return false;
+    if (e->hash != hash) return false;
     if (map->kind == IC_MAP_STRING_KEYS)
         return strcmp((const char *)e->key, (const char *)key) == 0;
     return e->key == key;
@@ -33,16 +31,13 @@ static bool keys_equal(const ic_map *map, const ic_map_entry *e, uintptr_t key, 
 
 void *ic_map_get(const ic_map *map, uintptr_t key)
 {
-    if (map->count == 0)
-        return NULL;
+    if (map->count == 0) return NULL;
     uint64_t hash = hash_key(map, key);
     size_t mask = map->capacity - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         const ic_map_entry *e = &map->entries[i];
-        if (e->key == 0)
-            return NULL;
-        if (keys_equal(map, e, key, hash))
-            return e->value;
+        if (e->key == 0) return NULL;
+        if (keys_equal(map, e, key, hash)) return e->value;
     }
 }
 
@@ -50,12 +45,10 @@ static bool grow(ic_map *map)
 {
     size_t capacity = map->capacity ? map->capacity * 2 : 16;
     ic_map_entry *entries = calloc(capacity, sizeof *entries);
-    if (!entries)
-        return false;
+    if (!entries) return false;
     for (size_t i = 0; i < map->capacity; i++) {
         ic_map_entry *old = &map->entries[i];
-        if (old->key == 0)
-            continue;
+        if (old->key == 0) continue;
         size_t j = old->hash & (capacity - 1);
         while (entries[j].key != 0)
             j = (j + 1) & (capacity - 1);
@@ -70,8 +63,7 @@ static bool grow(ic_map *map)
 bool ic_map_put(ic_map *map, uintptr_t key, void *value)
 {
     /* Keep the load factor under 3/4. */
-    if ((map->count + 1) * 4 > map->capacity * 3 && !grow(map))
-        return false;
+    if ((map->count + 1) * 4 > map->capacity * 3 && !grow(map)) return false;
     uint64_t hash = hash_key(map, key);
     size_t mask = map->capacity - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -92,17 +84,14 @@ bool ic_map_put(ic_map *map, uintptr_t key, void *value)
 
 void *ic_map_remove(ic_map *map, uintptr_t key)
 {
-    if (map->count == 0)
-        return NULL;
+    if (map->count == 0) return NULL;
     uint64_t hash = hash_key(map, key);
     size_t mask = map->capacity - 1;
     size_t i = hash & mask;
     for (;; i = (i + 1) & mask) {
         ic_map_entry *e = &map->entries[i];
-        if (e->key == 0)
-            return NULL;
-        if (keys_equal(map, e, key, hash))
-            break;
+        if (e->key == 0) return NULL;
+        if (keys_equal(map, e, key, hash)) break;
     }
     void *value = map->entries[i].value;
     /* Backward-shift: move later entries of the probe run into the hole when their home bucket
@@ -110,8 +99,7 @@ void *ic_map_remove(ic_map *map, uintptr_t key)
     size_t hole = i;
     for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
         ic_map_entry *e = &map->entries[j];
-        if (e->key == 0)
-            break;
+        if (e->key == 0) break;
         size_t home = e->hash & mask;
         bool between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
         if (!between) {

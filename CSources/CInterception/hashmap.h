@@ -27,7 +27,10 @@ typedef struct ic_map {
     ic_map_key_kind kind;
 } ic_map;
 
-#define IC_MAP_INIT(KIND) {NULL, 0, 0, (KIND)}
+#define IC_MAP_INIT(KIND)                                                                          \
+    {                                                                                              \
+        NULL, 0, 0, (KIND)                                                                         \
+    }
 
 /* The value for `key`, or NULL. */
 IC_PRIVATE void *ic_map_get(const ic_map *map, uintptr_t key);

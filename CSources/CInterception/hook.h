@@ -13,7 +13,7 @@
 
 /* Calls one observer unless it was removed. */
 __attribute__((always_inline)) static inline void ic_hook_call(const ic_observer_entry *entry,
-                                                              ic_invocation *frame)
+                                                               ic_invocation *frame)
 {
     /* seq_cst pairs with the remover's store: see ic_epoch_synchronize. */
     if (!atomic_load_explicit(&entry->observer->removed, memory_order_seq_cst))
@@ -31,9 +31,9 @@ IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_en
  * 1 ns of the ~6 ns an observed call costs; the single-observer special case saves saving three
  * registers, about 0.45 ns. */
 __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_slot *slot,
-                                                                void **args, void *ret,
-                                                                uint32_t frame_flags,
-                                                                ic_observer_phase phase)
+                                                                 void **args, void *ret,
+                                                                 uint32_t frame_flags,
+                                                                 ic_observer_phase phase)
 {
     ic_epoch_enter();
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
@@ -58,44 +58,38 @@ __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_s
 
 /* The object's slot for `sel`, or NULL. Hook tables are immutable and live as long as their
  * object, and a call in progress keeps its object alive: no epoch section is needed. */
-__attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_id self,
-                                                                           ic_sel sel)
+__attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_id self, ic_sel sel)
 {
     ic_side *side = ic_side_get(self);
-    if (!side)
-        return NULL;
+    if (!side) return NULL;
     const ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
-    if (!table)
-        return NULL;
+    if (!table) return NULL;
     for (uint32_t i = 0; i < table->count; i++)
-        if (table->slots[i]->sel == sel)
-            return table->slots[i];
+        if (table->slots[i]->sel == sel) return table->slots[i];
     return NULL;
 }
 
 /* The slot of an object whose call should be reported (it has observers), or NULL: then the
  * trampoline just tail-calls the original. */
 __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_observed_slot(ic_id self,
-                                                                               ic_sel sel)
+                                                                                 ic_sel sel)
 {
     ic_hook_slot *slot = ic_hook_find_slot(self, sel);
-    if (slot && atomic_load_explicit(&slot->observed, memory_order_acquire))
-        return slot;
+    if (slot && atomic_load_explicit(&slot->observed, memory_order_acquire)) return slot;
     return NULL;
 }
 
 /* Before-observers, if any. */
 __attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_slot *slot,
-                                                                void **args, uint32_t frame_flags)
+                                                                 void **args, uint32_t frame_flags)
 {
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
         ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE);
 }
 
 /* After-observers, if any, with the return value at `ret` (NULL for void). */
-__attribute__((always_inline)) static inline void ic_hook_after(const ic_hook_slot *slot,
-                                                               void **args, void *ret,
-                                                               uint32_t frame_flags)
+__attribute__((always_inline)) static inline void
+ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags)
 {
     if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
         ic_hook_notify(slot, args, ret, frame_flags, IC_OBSERVE_AFTER);

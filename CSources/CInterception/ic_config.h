@@ -17,10 +17,10 @@
  * table. */
 #define IC_PRIVATE __attribute__((visibility("hidden")))
 
-#define IC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define IC_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define IC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-#define IC_NORETURN __attribute__((noreturn))
+#define IC_NORETURN          __attribute__((noreturn))
 #define IC_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 
 /* Round `x` up to a multiple of `align` (a power of two). */
@@ -28,8 +28,8 @@
 
 /* Relaxed/acquire/release shorthands: every shared word of the runtime is an _Atomic accessed
  * with an explicit order, so ThreadSanitizer sees the protocol the comments describe. */
-#define IC_LOAD_RELAXED(p) atomic_load_explicit((p), memory_order_relaxed)
-#define IC_LOAD_ACQUIRE(p) atomic_load_explicit((p), memory_order_acquire)
+#define IC_LOAD_RELAXED(p)     atomic_load_explicit((p), memory_order_relaxed)
+#define IC_LOAD_ACQUIRE(p)     atomic_load_explicit((p), memory_order_acquire)
 #define IC_STORE_RELAXED(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 #define IC_STORE_RELEASE(p, v) atomic_store_explicit((p), (v), memory_order_release)
 

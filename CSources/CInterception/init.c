@@ -21,6 +21,12 @@ static void initialize(void)
     ic_engine_init();
 }
 
-void ic_runtime_init(void) { pthread_once(&once, initialize); }
+void ic_runtime_init(void)
+{
+    pthread_once(&once, initialize);
+}
 
-__attribute__((constructor)) static void initialize_at_load(void) { ic_runtime_init(); }
+__attribute__((constructor)) static void initialize_at_load(void)
+{
+    ic_runtime_init();
+}

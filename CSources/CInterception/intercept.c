@@ -37,8 +37,7 @@ static ic_observer_token next_token = 1;
 static void destroy_observer(void *p)
 {
     ic_observer *o = p;
-    if (o->release)
-        o->release(o->context);
+    if (o->release) o->release(o->context);
     free(o);
 }
 
@@ -92,8 +91,7 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_relaxed);
     uint32_t count = table ? table->count : 0;
     for (uint32_t i = 0; i < count; i++)
-        if (table->slots[i]->sel == sel)
-            return table->slots[i];
+        if (table->slots[i]->sel == sel) return table->slots[i];
 
     ic_hook_slot *slot = calloc(1, sizeof *slot);
     table_box *box = calloc(1, sizeof *box + (count + 1) * sizeof(ic_hook_slot *));
@@ -115,8 +113,7 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     atomic_init(&slot->observed, 0);
     box->previous = table ? box_of(table) : NULL;
     box->table.count = count + 1;
-    if (count)
-        memcpy(box->table.slots, table->slots, count * sizeof(ic_hook_slot *));
+    if (count) memcpy(box->table.slots, table->slots, count * sizeof(ic_hook_slot *));
     box->table.slots[count] = slot;
     /* Release: a trampoline that sees the table sees its slots initialized. */
     atomic_store_explicit(&side->hooks, &box->table, memory_order_release);
@@ -146,15 +143,15 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
         return NULL;
     }
     if (ic_object_is_deallocating(obj)) {
-        *status = ic_fail(IC_ERR_DEALLOCATING, "cannot intercept -[%s %s]: the object is "
-                                               "deallocating",
+        *status = ic_fail(IC_ERR_DEALLOCATING,
+                          "cannot intercept -[%s %s]: the object is "
+                          "deallocating",
                           isa->name, sel->name);
         return NULL;
     }
     ic_side *side;
     ic_object_engine *engine = object_engine_locked(obj, &side, status);
-    if (!engine)
-        return NULL;
+    if (!engine) return NULL;
 
     /* Which class is the object's own, and is anyone else moving it around? */
     ic_class *original;
@@ -163,8 +160,7 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
             *status = ic_fail(IC_ERR_CLASS_SWAPPED,
                               "cannot intercept -[%s %s]: the object was moved from %s to %s by "
                               "someone else",
-                              engine->original->name, sel->name, engine->subclass->name,
-                              isa->name);
+                              engine->original->name, sel->name, engine->subclass->name, isa->name);
             return NULL;
         }
         original = engine->original;
@@ -188,21 +184,17 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
     }
 
     ic_class *subclass = ic_interception_subclass_locked(original, status);
-    if (!subclass)
-        return NULL;
+    if (!subclass) return NULL;
     ic_hook_method *method = ic_hook_method_locked(subclass, sel, options, status);
-    if (!method)
-        return NULL;
+    if (!method) return NULL;
     ic_hook_slot *slot = slot_locked(side, sel, method, status);
-    if (!slot)
-        return NULL;
+    if (!slot) return NULL;
 
     if (!engine->in_subclass) {
         /* The slot is published before the object can reach a trampoline. */
         ic_class *expected = original;
         if (!atomic_compare_exchange_strong_explicit(&obj->isa, &expected, subclass,
-                                                     memory_order_acq_rel,
-                                                     memory_order_acquire)) {
+                                                     memory_order_acq_rel, memory_order_acquire)) {
             *status = ic_fail(IC_ERR_COLLISION,
                               "cannot intercept -[%s %s]: the object's class changed to %s while "
                               "it was being moved",
@@ -222,8 +214,7 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
  * ic_intercept_lock. */
 static void restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
 {
-    if (engine->observer_count != 0 || !engine->in_subclass || engine->dead)
-        return;
+    if (engine->observer_count != 0 || !engine->in_subclass || engine->dead) return;
     ic_class *expected = engine->subclass;
     if (atomic_compare_exchange_strong_explicit(&obj->isa, &expected, engine->original,
                                                 memory_order_acq_rel, memory_order_acquire)) {
@@ -242,15 +233,13 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     uint32_t after = old ? old->after_count : 0;
     uint32_t total = before + after;
     ic_observer_list *list = calloc(1, sizeof *list + (total + 1) * sizeof(ic_observer_entry));
-    if (!list)
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
+    if (!list) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
     uint32_t n = 0, new_before = 0, new_after = 0;
     for (int phase = IC_OBSERVE_BEFORE; phase <= IC_OBSERVE_AFTER; phase++) {
         uint32_t begin = phase == IC_OBSERVE_BEFORE ? 0 : before;
         uint32_t end = phase == IC_OBSERVE_BEFORE ? before : total;
         for (uint32_t i = begin; i < end; i++) {
-            if (old->items[i].observer == removed)
-                continue;
+            if (old->items[i].observer == removed) continue;
             list->items[n++] = old->items[i];
             *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
         }
@@ -265,8 +254,7 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     atomic_store_explicit(&slot->before_count, new_before, memory_order_release);
     atomic_store_explicit(&slot->after_count, new_after, memory_order_release);
     atomic_store_explicit(&slot->observed, new_before + new_after, memory_order_release);
-    if (old)
-        ic_epoch_retire(old, free);
+    if (old) ic_epoch_retire(old, free);
     return IC_OK;
 }
 
@@ -310,8 +298,7 @@ static ic_status attach_locked(ic_observer *o, ic_id obj, ic_sel sel)
     ic_status status = IC_OK;
     ic_object_engine *engine;
     ic_hook_slot *slot = prepare_locked(obj, sel, 0, &engine, &status);
-    if (!slot)
-        return status;
+    if (!slot) return status;
     if (!register_locked(o))
         return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
     o->slot = slot;
@@ -350,12 +337,15 @@ ic_status ic_intercept_prepare(ic_id obj, ic_sel sel)
 }
 
 ic_status ic_intercept_add_observer(ic_id obj, ic_sel sel, ic_observer_phase phase,
-                                    ic_observer_fn fn, void *context,
-                                    ic_context_release_fn release, ic_observer_token *token)
+                                    ic_observer_fn fn, void *context, ic_context_release_fn release,
+                                    ic_observer_token *token)
 {
     if (!obj || !sel || !fn || !token)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_intercept_add_observer: %s is NULL",
-                       !obj ? "object" : !sel ? "selector" : !fn ? "fn" : "token");
+                       !obj   ? "object"
+                       : !sel ? "selector"
+                       : !fn  ? "fn"
+                              : "token");
     if (phase != IC_OBSERVE_BEFORE && phase != IC_OBSERVE_AFTER)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "unknown observer phase %d", (int)phase);
     if (sel == ic_sels.dealloc && phase == IC_OBSERVE_AFTER)
@@ -363,34 +353,31 @@ ic_status ic_intercept_add_observer(ic_id obj, ic_sel sel, ic_observer_phase pha
                        "observe the end of dealloc with ic_intercept_add_dealloc_observer: "
                        "after dealloc the object is gone");
     ic_observer *o = new_observer(phase, fn, NULL, context, release);
-    if (!o)
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
     o->object = obj;
 
     ic_lock(&ic_intercept_lock);
     ic_status status = attach_locked(o, obj, sel);
-    if (status == IC_OK)
-        *token = o->token;
+    if (status == IC_OK) *token = o->token;
     ic_unlock(&ic_intercept_lock);
-    if (status != IC_OK)
-        free(o);
+    if (status != IC_OK) free(o);
     ic_epoch_reclaim();
     return status;
 }
 
 ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
                                             ic_dealloc_observer_fn fn, void *context,
-                                            ic_context_release_fn release,
-                                            ic_observer_token *token)
+                                            ic_context_release_fn release, ic_observer_token *token)
 {
     if (!obj || !fn || !token)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_intercept_add_dealloc_observer: %s is NULL",
-                       !obj ? "object" : !fn ? "fn" : "token");
+                       !obj  ? "object"
+                       : !fn ? "fn"
+                             : "token");
     if (phase != IC_OBSERVE_BEFORE && phase != IC_OBSERVE_AFTER)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "unknown observer phase %d", (int)phase);
     ic_observer *o = new_observer(phase, NULL, fn, context, release);
-    if (!o)
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
     o->object = obj;
 
     ic_status status = IC_OK;
@@ -426,11 +413,9 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
             IC_COUNT(ic_class_engine_locked(counted), live_observers, 1);
         }
     }
-    if (status == IC_OK)
-        *token = o->token;
+    if (status == IC_OK) *token = o->token;
     ic_unlock(&ic_intercept_lock);
-    if (status != IC_OK)
-        free(o);
+    if (status != IC_OK) free(o);
     ic_epoch_reclaim();
     return status;
 }
@@ -474,15 +459,13 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
 
 ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)
 {
-    if (!obj || !sel)
-        return IC_PATH_NONE;
+    if (!obj || !sel) return IC_PATH_NONE;
     ic_intercept_path path = IC_PATH_NONE;
     ic_lock(&ic_intercept_lock);
     ic_side *side = ic_side_get(obj);
     ic_object_engine *engine = side ? side->engine : NULL;
     if (engine && engine->in_subclass) {
-        for (ic_hook_method *h = ((ic_fake_class *)engine->subclass->engine)->hooks; h;
-             h = h->next)
+        for (ic_hook_method *h = ((ic_fake_class *)engine->subclass->engine)->hooks; h; h = h->next)
             if (h->sel == sel)
                 path = h->path == IC_HOOK_FORWARDED ? IC_PATH_FORWARDED : IC_PATH_OPTIMIZED;
     }
@@ -492,14 +475,16 @@ ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)
 
 ic_class *ic_intercept_original_class(ic_id obj)
 {
-    if (!obj)
-        return NULL;
+    if (!obj) return NULL;
     ic_class *isa = ic_object_isa(obj);
     ic_class *sub = ic_engine_first_subclass(isa);
     return sub ? sub->superclass : isa;
 }
 
-void ic_intercept_quiesce(void) { ic_epoch_drain(); }
+void ic_intercept_quiesce(void)
+{
+    ic_epoch_drain();
+}
 
 static void fill_counters(const ic_engine_counts *c, size_t live, ic_intercept_counters *out)
 {
@@ -514,8 +499,7 @@ static void fill_counters(const ic_engine_counts *c, size_t live, ic_intercept_c
 
 void ic_intercept_get_counters(ic_intercept_counters *out)
 {
-    if (!out)
-        return;
+    if (!out) return;
     ic_lock(&ic_intercept_lock);
     fill_counters(&ic_engine_totals, ic_object_live_count(), out);
     ic_unlock(&ic_intercept_lock);
@@ -561,8 +545,7 @@ static void free_slot(void *p)
 static void engine_object_dying(ic_side *side, ic_id obj)
 {
     (void)obj;
-    if (!side->engine)
-        return;
+    if (!side->engine) return;
     ic_lock(&ic_intercept_lock);
     ((ic_object_engine *)side->engine)->dead = true;
     ic_unlock(&ic_intercept_lock);
@@ -573,8 +556,7 @@ static void engine_object_freed(ic_side *side, const void *address)
 {
     ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
     ic_object_engine *engine = side->engine;
-    if (!engine && !table)
-        return;
+    if (!engine && !table) return;
 
     /* One section from collecting the observers until they are unregistered: a removal that
      * claims one of them meanwhile waits for it before freeing the observer (a removal made
@@ -586,19 +568,16 @@ static void engine_object_freed(ic_side *side, const void *address)
     size_t after_count = engine ? engine->deallocated_count : 0;
     size_t total = after_count;
     for (uint32_t s = 0; table && s < table->count; s++) {
-        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list,
-                                                      memory_order_relaxed);
+        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
         total += list ? list->before_count + list->after_count : 0;
     }
     ic_observer **observers = total ? malloc(total * sizeof *observers) : NULL;
-    if (total && !observers)
-        ic_fatal("out of memory tearing down an intercepted object");
+    if (total && !observers) ic_fatal("out of memory tearing down an intercepted object");
     size_t n = 0;
     for (size_t i = 0; i < after_count; i++)
         observers[n++] = engine->deallocated[i];
     for (uint32_t s = 0; table && s < table->count; s++) {
-        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list,
-                                                      memory_order_relaxed);
+        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
         for (uint32_t i = 0; list && i < list->before_count + list->after_count; i++)
             observers[n++] = list->items[i].observer;
     }
@@ -633,10 +612,8 @@ static void engine_object_freed(ic_side *side, const void *address)
         ic_epoch_retire(observers[i], destroy_observer);
     for (uint32_t s = 0; table && s < table->count; s++)
         ic_epoch_retire(table->slots[s], free_slot);
-    if (table)
-        ic_epoch_retire(box_of(table), free_hook_tables);
-    if (engine)
-        ic_epoch_retire(engine, destroy_object_engine);
+    if (table) ic_epoch_retire(box_of(table), free_hook_tables);
+    if (engine) ic_epoch_retire(engine, destroy_object_engine);
     free(observers);
     ic_epoch_reclaim();
 }

@@ -83,8 +83,7 @@ ic_invocation *ic_invocation_init_in(void *buffer, size_t size, const ic_signatu
 static void release_object_arguments(ic_invocation *inv)
 {
     for (size_t i = 0; i < inv->sig->arg_count; i++) {
-        if (inv->sig->args[i].type->kind != IC_KIND_OBJECT)
-            continue;
+        if (inv->sig->args[i].type->kind != IC_KIND_OBJECT) continue;
         ic_id obj;
         memcpy(&obj, inv->args[i], sizeof obj);
         ic_release(obj);
@@ -93,14 +92,12 @@ static void release_object_arguments(ic_invocation *inv)
 
 void ic_invocation_destroy(ic_invocation *inv)
 {
-    if (!inv || !(inv->flags & (IC_INV_HEAP | IC_INV_IN_BUFFER)))
-        return;
+    if (!inv || !(inv->flags & (IC_INV_HEAP | IC_INV_IN_BUFFER))) return;
     if (inv->flags & IC_INV_RETAINS_ARGUMENTS) {
         release_object_arguments(inv);
         inv->flags &= ~(uint32_t)IC_INV_RETAINS_ARGUMENTS;
     }
-    if (inv->flags & IC_INV_HEAP)
-        free(inv);
+    if (inv->flags & IC_INV_HEAP) free(inv);
 }
 
 ic_invocation *ic_invocation_copy(const ic_invocation *inv)
@@ -110,12 +107,10 @@ ic_invocation *ic_invocation_copy(const ic_invocation *inv)
         return NULL;
     }
     ic_invocation *copy = ic_invocation_create(inv->sig);
-    if (!copy)
-        return NULL;
+    if (!copy) return NULL;
     for (size_t i = 0; i < inv->sig->arg_count; i++)
         memcpy(copy->args[i], inv->args[i], inv->sig->args[i].size);
-    if (inv->ret)
-        memcpy(copy->ret, inv->ret, inv->sig->ret.size);
+    if (inv->ret) memcpy(copy->ret, inv->ret, inv->sig->ret.size);
     return copy;
 }
 
@@ -129,8 +124,7 @@ ic_status ic_invocation_get_argument(const ic_invocation *inv, size_t index, voi
     if (!inv || !out)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_get_argument: %s is NULL",
                        !inv ? "invocation" : "out");
-    if (index >= inv->sig->arg_count)
-        return bad_index(inv, index);
+    if (index >= inv->sig->arg_count) return bad_index(inv, index);
     memcpy(out, inv->args[index], inv->sig->args[index].size);
     return IC_OK;
 }
@@ -140,8 +134,7 @@ ic_status ic_invocation_set_argument(ic_invocation *inv, size_t index, const voi
     if (!inv || !value)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_set_argument: %s is NULL",
                        !inv ? "invocation" : "value");
-    if (index >= inv->sig->arg_count)
-        return bad_index(inv, index);
+    if (index >= inv->sig->arg_count) return bad_index(inv, index);
     const ic_sig_value *v = &inv->sig->args[index];
     if ((inv->flags & IC_INV_RETAINS_ARGUMENTS) && v->type->kind == IC_KIND_OBJECT) {
         ic_id old, new;
@@ -166,8 +159,7 @@ ic_status ic_invocation_get_return_value(const ic_invocation *inv, void *out)
     if (!inv || !out)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_get_return_value: %s is NULL",
                        !inv ? "invocation" : "out");
-    if (inv->ret)
-        memcpy(out, inv->ret, inv->sig->ret.size);
+    if (inv->ret) memcpy(out, inv->ret, inv->sig->ret.size);
     return IC_OK;
 }
 
@@ -175,8 +167,7 @@ ic_status ic_invocation_get_return_value(const ic_invocation *inv, void *out)
 static void store_return(ic_invocation *inv, const void *value)
 {
     const ic_sig_value *r = &inv->sig->ret;
-    if (!inv->ret)
-        return;
+    if (!inv->ret) return;
     if ((inv->flags & IC_INV_CLOSURE_RETURN) && r->size < sizeof(ffi_arg) &&
         (r->type->kind == IC_KIND_SINT || r->type->kind == IC_KIND_UINT ||
          r->type->kind == IC_KIND_BOOL)) {
@@ -212,12 +203,14 @@ ic_status ic_invocation_set_return_value(ic_invocation *inv, const void *value)
     return IC_OK;
 }
 
-void *ic_invocation_return_pointer(const ic_invocation *inv) { return inv ? inv->ret : NULL; }
+void *ic_invocation_return_pointer(const ic_invocation *inv)
+{
+    return inv ? inv->ret : NULL;
+}
 
 static ic_status require_method(const ic_invocation *inv, const char *what)
 {
-    if (!inv)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: invocation is NULL", what);
+    if (!inv) return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: invocation is NULL", what);
     if (!inv->sig->is_method)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
                        "%s: \"%s\" is not a method signature (it must start with '@' and ':' "
@@ -228,8 +221,7 @@ static ic_status require_method(const ic_invocation *inv, const char *what)
 
 ic_id ic_invocation_target(const ic_invocation *inv)
 {
-    if (require_method(inv, "ic_invocation_target"))
-        return NULL;
+    if (require_method(inv, "ic_invocation_target")) return NULL;
     ic_id target;
     memcpy(&target, inv->args[0], sizeof target);
     return target;
@@ -243,8 +235,7 @@ ic_status ic_invocation_set_target(ic_invocation *inv, ic_id target)
 
 ic_sel ic_invocation_selector(const ic_invocation *inv)
 {
-    if (require_method(inv, "ic_invocation_selector"))
-        return NULL;
+    if (require_method(inv, "ic_invocation_selector")) return NULL;
     ic_sel sel;
     memcpy(&sel, inv->args[1], sizeof sel);
     return sel;
@@ -253,8 +244,7 @@ ic_sel ic_invocation_selector(const ic_invocation *inv)
 ic_status ic_invocation_set_selector(ic_invocation *inv, ic_sel sel)
 {
     ic_status s = require_method(inv, "ic_invocation_set_selector");
-    if (s)
-        return s;
+    if (s) return s;
     if (!sel)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_set_selector: selector is NULL");
     memcpy(inv->args[1], &sel, sizeof sel);
@@ -295,23 +285,19 @@ void ic_invocation_call(ic_invocation *inv, ic_imp imp)
 
 void ic_invocation_zero_closure_return(const ic_signature *sig, void *ret)
 {
-    if (!ret || !sig->ret.size)
-        return;
+    if (!ret || !sig->ret.size) return;
     size_t n = sig->ret.size;
-    if (n < sizeof(ffi_arg))
-        n = sizeof(ffi_arg);
+    if (n < sizeof(ffi_arg)) n = sizeof(ffi_arg);
     memset(ret, 0, n);
 }
 
 ic_status ic_invocation_invoke(ic_invocation *inv)
 {
     ic_status s = require_method(inv, "ic_invocation_invoke");
-    if (s)
-        return s;
+    if (s) return s;
     ic_id target = ic_invocation_target(inv);
     ic_sel sel = ic_invocation_selector(inv);
-    if (!sel)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_invoke: the selector is NULL");
+    if (!sel) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_invoke: the selector is NULL");
     if (!target) { /* messaging NULL: a zero result */
         if (inv->ret) {
             alignas(16) unsigned char zero[2 * IC_SMALL_RETURN] = {0};
@@ -337,16 +323,13 @@ ic_status ic_invocation_invoke_imp(ic_invocation *inv, ic_imp imp)
 
 ic_status ic_invocation_retain_arguments(ic_invocation *inv)
 {
-    if (!inv)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_retain_arguments: NULL");
+    if (!inv) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_retain_arguments: NULL");
     if (!(inv->flags & (IC_INV_HEAP | IC_INV_IN_BUFFER)))
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "a frame invocation cannot retain its arguments; copy it first");
-    if (inv->flags & IC_INV_RETAINS_ARGUMENTS)
-        return IC_OK;
+    if (inv->flags & IC_INV_RETAINS_ARGUMENTS) return IC_OK;
     for (size_t i = 0; i < inv->sig->arg_count; i++) {
-        if (inv->sig->args[i].type->kind != IC_KIND_OBJECT)
-            continue;
+        if (inv->sig->args[i].type->kind != IC_KIND_OBJECT) continue;
         ic_id obj;
         memcpy(&obj, inv->args[i], sizeof obj);
         ic_retain(obj);

@@ -17,13 +17,13 @@ enum {
     IC_INV_CLOSURE_RETURN = 1u << 2, /* `ret` is a libffi closure's return buffer: integral
                                         returns narrower than ffi_arg are stored widened */
     IC_INV_RETAINS_ARGUMENTS = 1u << 3,
-    IC_INV_IN_BUFFER = 1u << 4,      /* lives in caller memory (ic_invocation_init_in) */
+    IC_INV_IN_BUFFER = 1u << 4, /* lives in caller memory (ic_invocation_init_in) */
 };
 
 struct ic_invocation {
     const ic_signature *sig;
-    void **args;    /* sig->arg_count pointers to each argument's storage */
-    void *ret;      /* return storage, or NULL for void */
+    void **args; /* sig->arg_count pointers to each argument's storage */
+    void *ret;   /* return storage, or NULL for void */
     uint32_t flags;
 };
 

@@ -13,7 +13,7 @@ pthread_mutex_t ic_closure_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_weak_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_epoch_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define S PTHREAD_MUTEX_INITIALIZER
+#define S  PTHREAD_MUTEX_INITIALIZER
 #define S8 S, S, S, S, S, S, S, S
 _Static_assert(IC_ASSOC_LOCK_COUNT == 64, "the initializer below lists 64 mutexes");
 pthread_mutex_t ic_assoc_locks[IC_ASSOC_LOCK_COUNT] = {S8, S8, S8, S8, S8, S8, S8, S8};

@@ -43,7 +43,13 @@ IC_PRIVATE extern pthread_mutex_t ic_assoc_locks[IC_ASSOC_LOCK_COUNT];
 /* The stripe of ic_assoc_locks guarding an object's associations. */
 IC_PRIVATE pthread_mutex_t *ic_assoc_lock_for(const void *object);
 
-static inline void ic_lock(pthread_mutex_t *m) { pthread_mutex_lock(m); }
-static inline void ic_unlock(pthread_mutex_t *m) { pthread_mutex_unlock(m); }
+static inline void ic_lock(pthread_mutex_t *m)
+{
+    pthread_mutex_lock(m);
+}
+static inline void ic_unlock(pthread_mutex_t *m)
+{
+    pthread_mutex_unlock(m);
+}
 
 #endif /* IC_LOCKS_H */

@@ -45,27 +45,23 @@ __attribute__((noinline, noreturn)) static void null_selector(ic_id receiver)
 ic_imp ic_msg_lookup(ic_id receiver, ic_sel sel)
 {
     if (IC_UNLIKELY(!receiver || !sel)) {
-        if (!receiver)
-            return (ic_imp)ic_nil_imp;
+        if (!receiver) return (ic_imp)ic_nil_imp;
         null_selector(receiver);
     }
     ic_imp imp = ic_dtable_get(&ic_object_isa(receiver)->dtable, sel);
-    if (IC_LIKELY(imp != NULL))
-        return imp;
+    if (IC_LIKELY(imp != NULL)) return imp;
     return lookup_uncached(receiver, sel);
 }
 
 ic_imp ic_msg_lookup_super(const ic_super *super, ic_sel sel)
 {
-    if (IC_UNLIKELY(!super || !super->receiver))
-        return (ic_imp)ic_nil_imp;
+    if (IC_UNLIKELY(!super || !super->receiver)) return (ic_imp)ic_nil_imp;
     ic_class *cls = super->super_class;
     if (IC_UNLIKELY(!cls || !sel))
         ic_fatal("super send to %s %p with a NULL %s", ic_object_isa(super->receiver)->name,
                  (void *)super->receiver, !cls ? "superclass" : "selector");
     ic_imp imp = ic_dtable_get(&cls->dtable, sel);
-    if (IC_LIKELY(imp != NULL))
-        return imp;
+    if (IC_LIKELY(imp != NULL)) return imp;
     /* A forwarder found from a superclass is not cached there: the signature came from the
      * receiver's class, which another receiver may not share. */
     return lookup_slow(super->receiver, cls, sel, false);

@@ -17,8 +17,7 @@
 ic_method *ic_class_own_method_locked(const ic_class *cls, ic_sel sel)
 {
     for (size_t i = 0; i < cls->method_count; i++)
-        if (cls->methods[i]->sel == sel)
-            return cls->methods[i];
+        if (cls->methods[i]->sel == sel) return cls->methods[i];
     return NULL;
 }
 
@@ -26,8 +25,7 @@ ic_method *ic_class_method_locked(const ic_class *cls, ic_sel sel)
 {
     for (; cls; cls = cls->superclass) {
         ic_method *m = ic_class_own_method_locked(cls, sel);
-        if (m)
-            return m;
+        if (m) return m;
     }
     return NULL;
 }
@@ -68,8 +66,7 @@ ic_status ic_class_add_method_locked(ic_class *cls, ic_sel sel, ic_imp imp, cons
     if (!m || !copy) {
         free(m);
         free(copy);
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name,
-                       sel->name);
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name, sel->name);
     }
     m->sel = sel;
     atomic_init(&m->imp, imp);
@@ -88,8 +85,8 @@ static ic_status check_method_types(const ic_class *cls, ic_sel sel, const char 
     ic_type **list;
     size_t count;
     ic_status s = ic_encoding_parse_list(&arena, types, &list, &count);
-    if (s == IC_OK && (count < 3 || list[1]->kind != IC_KIND_OBJECT ||
-                       list[2]->kind != IC_KIND_SELECTOR))
+    if (s == IC_OK &&
+        (count < 3 || list[1]->kind != IC_KIND_OBJECT || list[2]->kind != IC_KIND_SELECTOR))
         s = ic_fail(IC_ERR_SIGNATURE_MISMATCH,
                     "-[%s %s]: method encoding \"%s\" must take '@' (self) and ':' (_cmd) "
                     "as its first two arguments",
@@ -102,10 +99,12 @@ ic_status ic_class_add_method(ic_class *cls, ic_sel sel, ic_imp imp, const char 
 {
     if (!cls || !sel || !imp || !types)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_class_add_method: %s is NULL",
-                       !cls ? "class" : !sel ? "selector" : !imp ? "imp" : "types");
+                       !cls   ? "class"
+                       : !sel ? "selector"
+                       : !imp ? "imp"
+                              : "types");
     ic_status s = check_method_types(cls, sel, types);
-    if (s)
-        return s;
+    if (s) return s;
     ic_lock(&ic_runtime_lock);
     if (ic_class_own_method_locked(cls, sel))
         s = ic_fail(IC_ERR_METHOD_EXISTS, "-[%s %s] already exists; use ic_class_replace_method",
@@ -119,19 +118,19 @@ ic_status ic_class_add_method(ic_class *cls, ic_sel sel, ic_imp imp, const char 
 ic_status ic_class_replace_method(ic_class *cls, ic_sel sel, ic_imp imp, const char *types,
                                   ic_imp *old_imp)
 {
-    if (old_imp)
-        *old_imp = NULL;
+    if (old_imp) *old_imp = NULL;
     if (!cls || !sel || !imp)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_class_replace_method: %s is NULL",
-                       !cls ? "class" : !sel ? "selector" : "imp");
+                       !cls   ? "class"
+                       : !sel ? "selector"
+                              : "imp");
     ic_lock(&ic_runtime_lock);
     ic_method *m = ic_class_own_method_locked(cls, sel);
     if (m) {
         ic_imp old = atomic_exchange_explicit(&m->imp, imp, memory_order_acq_rel);
         invalidate_locked(cls, sel);
         ic_unlock(&ic_runtime_lock);
-        if (old_imp)
-            *old_imp = old;
+        if (old_imp) *old_imp = old;
         return IC_OK;
     }
     ic_unlock(&ic_runtime_lock);
@@ -141,15 +140,13 @@ ic_status ic_class_replace_method(ic_class *cls, ic_sel sel, ic_imp imp, const c
                        "-[%s %s] does not exist in the class: types are needed to add it",
                        cls->name, sel->name);
     ic_status s = check_method_types(cls, sel, types);
-    if (s)
-        return s;
+    if (s) return s;
     ic_lock(&ic_runtime_lock);
     m = ic_class_own_method_locked(cls, sel); /* re-check: the lock was dropped to parse */
     if (m) {
         ic_imp old = atomic_exchange_explicit(&m->imp, imp, memory_order_acq_rel);
         invalidate_locked(cls, sel);
-        if (old_imp)
-            *old_imp = old;
+        if (old_imp) *old_imp = old;
     } else {
         s = ic_class_add_method_locked(cls, sel, imp, types);
     }
@@ -159,8 +156,7 @@ ic_status ic_class_replace_method(ic_class *cls, ic_sel sel, ic_imp imp, const c
 
 ic_method *ic_class_get_method(const ic_class *cls, ic_sel sel)
 {
-    if (!cls || !sel)
-        return NULL;
+    if (!cls || !sel) return NULL;
     ic_lock(&ic_runtime_lock);
     ic_method *m = ic_class_method_locked(cls, sel);
     ic_unlock(&ic_runtime_lock);
@@ -169,8 +165,7 @@ ic_method *ic_class_get_method(const ic_class *cls, ic_sel sel)
 
 ic_method *ic_class_get_own_method(const ic_class *cls, ic_sel sel)
 {
-    if (!cls || !sel)
-        return NULL;
+    if (!cls || !sel) return NULL;
     ic_lock(&ic_runtime_lock);
     ic_method *m = ic_class_own_method_locked(cls, sel);
     ic_unlock(&ic_runtime_lock);
@@ -190,8 +185,7 @@ bool ic_class_responds_to(const ic_class *cls, ic_sel sel)
 
 ic_imp ic_class_get_imp(const ic_class *cls, ic_sel sel)
 {
-    if (!cls || !sel)
-        return NULL;
+    if (!cls || !sel) return NULL;
     /* Not the dispatch table: it may also hold forwarding closures, and this is not a hot
      * path (message lookup is). */
     ic_lock(&ic_runtime_lock);
@@ -203,8 +197,7 @@ ic_imp ic_class_get_imp(const ic_class *cls, ic_sel sel)
 
 bool ic_class_forwards_invocations(const ic_class *cls)
 {
-    if (!cls)
-        return false;
+    if (!cls) return false;
     ic_lock(&ic_runtime_lock);
     ic_method *m = ic_class_method_locked(cls, ic_sels.forward_invocation);
     bool forwards = m && m->owner != ic_root_class;
@@ -214,8 +207,7 @@ bool ic_class_forwards_invocations(const ic_class *cls)
 
 ic_method **ic_class_copy_method_list(const ic_class *cls, size_t *count)
 {
-    if (count)
-        *count = 0;
+    if (count) *count = 0;
     if (!cls || !count) {
         ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_class_copy_method_list: %s is NULL",
                 !cls ? "class" : "count");
@@ -224,8 +216,7 @@ ic_method **ic_class_copy_method_list(const ic_class *cls, size_t *count)
     ic_lock(&ic_runtime_lock);
     size_t n = cls->method_count;
     ic_method **list = n ? malloc(n * sizeof *list) : NULL;
-    if (list)
-        memcpy(list, cls->methods, n * sizeof *list);
+    if (list) memcpy(list, cls->methods, n * sizeof *list);
     ic_unlock(&ic_runtime_lock);
     if (n && !list) {
         ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory listing the methods of %s", cls->name);
@@ -235,12 +226,14 @@ ic_method **ic_class_copy_method_list(const ic_class *cls, size_t *count)
     return list;
 }
 
-ic_sel ic_method_selector(const ic_method *method) { return method ? method->sel : NULL; }
+ic_sel ic_method_selector(const ic_method *method)
+{
+    return method ? method->sel : NULL;
+}
 
 ic_imp ic_method_imp(const ic_method *method)
 {
-    return method ? atomic_load_explicit(&((ic_method *)method)->imp, memory_order_acquire)
-                  : NULL;
+    return method ? atomic_load_explicit(&((ic_method *)method)->imp, memory_order_acquire) : NULL;
 }
 
 ic_imp ic_method_set_imp(ic_method *method, ic_imp imp)
@@ -272,7 +265,10 @@ ic_status ic_method_exchange_imps(ic_method *a, ic_method *b)
     return IC_OK;
 }
 
-const char *ic_method_types(const ic_method *method) { return method ? method->types : NULL; }
+const char *ic_method_types(const ic_method *method)
+{
+    return method ? method->types : NULL;
+}
 
 const ic_signature *ic_method_signature(ic_method *method)
 {
@@ -281,8 +277,7 @@ const ic_signature *ic_method_signature(ic_method *method)
         return NULL;
     }
     const ic_signature *sig = atomic_load_explicit(&method->sig, memory_order_acquire);
-    if (sig)
-        return sig;
+    if (sig) return sig;
     sig = ic_signature_parse(method->types);
     if (sig) /* signatures are interned: racing threads store the same pointer */
         atomic_store_explicit(&method->sig, sig, memory_order_release);

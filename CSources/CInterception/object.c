@@ -47,8 +47,7 @@ ic_id ic_class_create_instance(ic_class *cls)
     }
     if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS)) {
         ic_fail(IC_ERR_INVALID_ARGUMENT,
-                "cannot create an instance of \"%s\": it is an interception subclass",
-                cls->name);
+                "cannot create an instance of \"%s\": it is an interception subclass", cls->name);
         return NULL;
     }
     size_t size = IC_ALIGN_UP(cls->instance_size, 16);
@@ -73,9 +72,15 @@ size_t ic_object_live_count(void)
     return atomic_load_explicit(&live_objects, memory_order_relaxed);
 }
 
-ic_class *ic_object_get_class(ic_id obj) { return obj ? ic_object_isa(obj) : NULL; }
+ic_class *ic_object_get_class(ic_id obj)
+{
+    return obj ? ic_object_isa(obj) : NULL;
+}
 
-const char *ic_object_class_name(ic_id obj) { return obj ? ic_object_isa(obj)->name : NULL; }
+const char *ic_object_class_name(ic_id obj)
+{
+    return obj ? ic_object_isa(obj)->name : NULL;
+}
 
 ic_class *ic_object_set_class(ic_id obj, ic_class *cls)
 {
@@ -136,8 +141,7 @@ bool ic_object_try_retain(ic_id obj)
 {
     uint64_t old = atomic_load_explicit(&obj->state, memory_order_relaxed);
     for (;;) {
-        if ((old & IC_STATE_DEALLOCATING) || (old >> IC_RC_SHIFT) == 0)
-            return false;
+        if ((old & IC_STATE_DEALLOCATING) || (old >> IC_RC_SHIFT) == 0) return false;
         if (atomic_compare_exchange_weak_explicit(&obj->state, &old, old + IC_RC_ONE,
                                                   memory_order_relaxed, memory_order_relaxed))
             return true;
@@ -161,13 +165,11 @@ void ic_object_release_fast(ic_id obj)
             over_release(obj);
         }
         new = old - IC_RC_ONE;
-        if ((new >> IC_RC_SHIFT) == 0)
-            new |= IC_STATE_DEALLOCATING;
+        if ((new >> IC_RC_SHIFT) == 0) new |= IC_STATE_DEALLOCATING;
         /* Release: this thread's writes to the object happen before whoever deallocates it. */
     } while (!atomic_compare_exchange_weak_explicit(&obj->state, &old, new, memory_order_release,
                                                     memory_order_relaxed));
-    if ((new >> IC_RC_SHIFT) != 0 || (old & IC_STATE_DEALLOCATING))
-        return;
+    if ((new >> IC_RC_SHIFT) != 0 || (old & IC_STATE_DEALLOCATING)) return;
     /* This thread dropped the last reference: everyone else's writes happen before dealloc. */
     atomic_thread_fence(memory_order_acquire);
     IC_MSG(IC_FN(void), obj, ic_sels.dealloc);
@@ -175,8 +177,7 @@ void ic_object_release_fast(ic_id obj)
 
 ic_id ic_retain(ic_id obj)
 {
-    if (!obj)
-        return NULL;
+    if (!obj) return NULL;
     if (IC_UNLIKELY(ic_class_has_flag(ic_object_isa(obj), IC_CLASS_CUSTOM_RR)))
         return IC_MSG(IC_FN(ic_id), obj, ic_sels.retain);
     ic_object_retain_fast(obj);
@@ -185,8 +186,7 @@ ic_id ic_retain(ic_id obj)
 
 void ic_release(ic_id obj)
 {
-    if (!obj)
-        return;
+    if (!obj) return;
     if (IC_UNLIKELY(ic_class_has_flag(ic_object_isa(obj), IC_CLASS_CUSTOM_RR))) {
         IC_MSG(IC_FN(void), obj, ic_sels.release);
         return;
@@ -196,15 +196,13 @@ void ic_release(ic_id obj)
 
 size_t ic_object_retain_count(ic_id obj)
 {
-    if (!obj)
-        return 0;
+    if (!obj) return 0;
     return (size_t)(atomic_load_explicit(&obj->state, memory_order_relaxed) >> IC_RC_SHIFT);
 }
 
 bool ic_object_is_deallocating(ic_id obj)
 {
-    return obj &&
-           (atomic_load_explicit(&obj->state, memory_order_acquire) & IC_STATE_DEALLOCATING);
+    return obj && (atomic_load_explicit(&obj->state, memory_order_acquire) & IC_STATE_DEALLOCATING);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -225,12 +223,10 @@ void ic_object_destroy(ic_id obj)
     ic_side *side = atomic_exchange_explicit(&obj->side, NULL, memory_order_acq_rel);
     ic_class *cls = ic_object_counting_class(ic_object_isa(obj));
     const void *address = obj;
-    if (side && ic_side_dying_hook)
-        ic_side_dying_hook(side, obj);
+    if (side && ic_side_dying_hook) ic_side_dying_hook(side, obj);
     free(obj);
     atomic_fetch_sub_explicit(&live_objects, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&cls->live_instances, 1, memory_order_relaxed);
     /* 4. The engine's "after dealloc" observers see the address only. */
-    if (side)
-        ic_side_destroy(side, address);
+    if (side) ic_side_destroy(side, address);
 }

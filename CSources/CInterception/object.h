@@ -18,10 +18,10 @@
 struct ic_side; /* side.h */
 
 struct ic_object {
-    _Atomic(ic_class *) isa;         /* the class pointer, first; changed by ic_object_set_class */
-    _Atomic(uint64_t) state;         /* refcount << IC_RC_SHIFT | flags */
-    _Atomic(struct ic_side *) side;  /* lazily created side record (side.h), or NULL */
-    uint32_t alloc_size;             /* bytes allocated for this object; immutable */
+    _Atomic(ic_class *) isa;        /* the class pointer, first; changed by ic_object_set_class */
+    _Atomic(uint64_t) state;        /* refcount << IC_RC_SHIFT | flags */
+    _Atomic(struct ic_side *) side; /* lazily created side record (side.h), or NULL */
+    uint32_t alloc_size;            /* bytes allocated for this object; immutable */
     uint32_t reserved;
 };
 
@@ -32,9 +32,9 @@ _Static_assert(offsetof(struct ic_object, isa) == 0, "the class pointer comes fi
 
 /* Flags in the low byte of `state`. */
 #define IC_STATE_DEALLOCATING ((uint64_t)1 << 0)
-#define IC_STATE_HAS_WEAK ((uint64_t)1 << 1)
-#define IC_RC_SHIFT 8
-#define IC_RC_ONE ((uint64_t)1 << IC_RC_SHIFT)
+#define IC_STATE_HAS_WEAK     ((uint64_t)1 << 1)
+#define IC_RC_SHIFT           8
+#define IC_RC_ONE             ((uint64_t)1 << IC_RC_SHIFT)
 
 static inline ic_class *ic_object_isa(ic_id obj)
 {

@@ -26,8 +26,7 @@ static bool object_responds_to_selector(ic_id self, ic_sel cmd, ic_sel sel)
     return sel && ic_class_responds_to(ic_object_isa(self), sel);
 }
 
-static const ic_signature *object_method_signature_for_selector(ic_id self, ic_sel cmd,
-                                                               ic_sel sel)
+static const ic_signature *object_method_signature_for_selector(ic_id self, ic_sel cmd, ic_sel sel)
 {
     (void)cmd;
     ic_method *m = sel ? ic_class_get_method(ic_object_isa(self), sel) : NULL;
@@ -111,8 +110,7 @@ void ic_root_class_init(void)
         {ic_sels.method_signature_for_selector, (ic_imp)object_method_signature_for_selector,
          "^v@::"},
         {ic_sels.forward_invocation, (ic_imp)object_forward_invocation, "v@:^v"},
-        {ic_sels.does_not_recognize_selector, (ic_imp)object_does_not_recognize_selector,
-         "v@::"},
+        {ic_sels.does_not_recognize_selector, (ic_imp)object_does_not_recognize_selector, "v@::"},
         {ic_sels.is_kind_of_class, (ic_imp)object_is_kind_of_class, "B@:#"},
         {ic_sels.is_member_of_class, (ic_imp)object_is_member_of_class, "B@:#"},
         {ic_sels.is_equal, (ic_imp)object_is_equal, "B@:@"},
@@ -125,8 +123,7 @@ void ic_root_class_init(void)
     ic_status status;
     ic_lock(&ic_runtime_lock);
     ic_root_class = ic_class_allocate_locked("Object", NULL, 0, &status);
-    if (!ic_root_class)
-        ic_fatal("cannot create the root class: %s", ic_error_message());
+    if (!ic_root_class) ic_fatal("cannot create the root class: %s", ic_error_message());
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
         if (ic_class_add_method_locked(ic_root_class, methods[i].sel, methods[i].imp,
                                        methods[i].types) != IC_OK)

@@ -26,8 +26,7 @@ static uint32_t next_index = 1;
 static ic_sel register_locked(const char *name)
 {
     struct ic_selector *sel = ic_map_get(&table, (uintptr_t)name);
-    if (sel)
-        return sel;
+    if (sel) return sel;
     if (next_index == UINT32_MAX) {
         ic_fail(IC_ERR_LIMIT, "too many selectors");
         return NULL;
@@ -74,15 +73,17 @@ ic_sel ic_sel_register(const char *name)
 
 ic_sel ic_sel_lookup(const char *name)
 {
-    if (!name)
-        return NULL;
+    if (!name) return NULL;
     ic_lock(&ic_selector_lock);
     ic_sel sel = ic_map_get(&table, (uintptr_t)name);
     ic_unlock(&ic_selector_lock);
     return sel;
 }
 
-const char *ic_sel_name(ic_sel sel) { return sel ? sel->name : NULL; }
+const char *ic_sel_name(ic_sel sel)
+{
+    return sel ? sel->name : NULL;
+}
 
 size_t ic_sel_count(void)
 {

@@ -11,11 +11,9 @@ ic_side_teardown_fn ic_side_teardown_hook;
 ic_side *ic_side_get_or_create(ic_id obj)
 {
     ic_side *side = ic_side_get(obj);
-    if (side)
-        return side;
+    if (side) return side;
     ic_side *fresh = calloc(1, sizeof *fresh);
-    if (!fresh)
-        return NULL;
+    if (!fresh) return NULL;
     atomic_init(&fresh->hooks, NULL);
     /* Release on success publishes the zeroed record; acquire on failure reads the winner's. */
     if (atomic_compare_exchange_strong_explicit(&obj->side, &side, fresh, memory_order_acq_rel,
@@ -27,8 +25,7 @@ ic_side *ic_side_get_or_create(ic_id obj)
 
 void ic_side_destroy(ic_side *side, const void *object_address)
 {
-    if (ic_side_teardown_hook)
-        ic_side_teardown_hook(side, object_address);
+    if (ic_side_teardown_hook) ic_side_teardown_hook(side, object_address);
     free(side->associations);
     free(side);
 }

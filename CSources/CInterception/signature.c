@@ -47,8 +47,7 @@ static bool is_narrow_integer(const ic_sig_value *v)
 
 static void destroy_candidate(ic_signature *sig)
 {
-    if (!sig)
-        return;
+    if (!sig) return;
     ic_arena_free(&sig->arena);
     free(sig);
 }
@@ -57,8 +56,7 @@ static void destroy_candidate(ic_signature *sig)
  * invocation buffers and the values observers read would disagree with the ABI. */
 static ic_status check_ffi_layout(const ic_sig_value *v, const char *types)
 {
-    if (!v->ffi || v->ffi->type != FFI_TYPE_STRUCT)
-        return IC_OK;
+    if (!v->ffi || v->ffi->type != FFI_TYPE_STRUCT) return IC_OK;
     if (v->ffi->size != v->size || v->ffi->alignment != v->align)
         return ic_fail_at(IC_ERR_FFI, v->type->position,
                           "type encoding \"%s\": libffi lays out %s as %zu bytes aligned to %u, "
@@ -77,12 +75,9 @@ enum { EB_NONE, EB_INTEGER, EB_SSE, EB_X87, EB_MEMORY };
 /* The class of an eightbyte holding values of classes a and b (the ABI's merge rules). */
 static int merge(int a, int b)
 {
-    if (a == b || b == EB_NONE)
-        return a;
-    if (a == EB_NONE)
-        return b;
-    if (a == EB_MEMORY || b == EB_MEMORY || a == EB_X87 || b == EB_X87)
-        return EB_MEMORY;
+    if (a == b || b == EB_NONE) return a;
+    if (a == EB_NONE) return b;
+    if (a == EB_MEMORY || b == EB_MEMORY || a == EB_X87 || b == EB_X87) return EB_MEMORY;
     return a == EB_INTEGER || b == EB_INTEGER ? EB_INTEGER : EB_SSE;
 }
 
@@ -104,8 +99,7 @@ static void classify(const ic_type *t, size_t offset, int eb[2])
         return;
     }
     int cls = t->kind != IC_KIND_FLOAT ? EB_INTEGER : t->size > 8 ? EB_X87 : EB_SSE;
-    if (offset < 16)
-        eb[offset / 8] = merge(eb[offset / 8], cls);
+    if (offset < 16) eb[offset / 8] = merge(eb[offset / 8], cls);
 }
 
 /* Classifies a value of at most 16 bytes; false if it is passed or returned in memory. */
@@ -116,11 +110,9 @@ static bool classify_value(const ic_sig_value *v, bool is_return, int eb[2])
         eb[0] = EB_INTEGER;
         return true;
     }
-    if (v->size > 16)
-        return false;
+    if (v->size > 16) return false;
     classify(v->type, 0, eb);
-    if (eb[0] == EB_MEMORY || eb[1] == EB_MEMORY)
-        return false;
+    if (eb[0] == EB_MEMORY || eb[1] == EB_MEMORY) return false;
     /* long double: in memory as an argument; returned on the x87 stack */
     return !(eb[0] == EB_X87 || eb[1] == EB_X87) || is_return;
 }
@@ -134,12 +126,10 @@ static ic_status prepare_split(ic_signature *sig)
     int gpr = sig->ret.ffi->type == FFI_TYPE_STRUCT && !classify_value(&sig->ret, true, eb);
     int sse = 0;
     for (size_t i = 0; i < sig->arg_count; i++) {
-        if (!classify_value(&sig->args[i], false, eb))
-            continue; /* on the stack */
+        if (!classify_value(&sig->args[i], false, eb)) continue; /* on the stack */
         int ngpr = (eb[0] == EB_INTEGER) + (eb[1] == EB_INTEGER);
         int nsse = (eb[0] == EB_SSE) + (eb[1] == EB_SSE);
-        if (gpr + ngpr > 6 || sse + nsse > 8)
-            continue; /* on the stack as a whole */
+        if (gpr + ngpr > 6 || sse + nsse > 8) continue; /* on the stack as a whole */
         if (gpr == 5 && sig->args[i].size > 8 && eb[0] == EB_INTEGER && eb[1] == EB_SSE) {
             size_t n = sig->arg_count + 1;
             ffi_type **types = ic_arena_alloc(&sig->arena, n * sizeof *types);
@@ -165,8 +155,7 @@ static ic_status prepare_split(ic_signature *sig)
 static ic_status build_candidate(const char *types, ic_signature **out)
 {
     ic_signature *sig = calloc(1, sizeof *sig);
-    if (!sig)
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory parsing \"%s\"", types);
+    if (!sig) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory parsing \"%s\"", types);
     ic_type **list;
     size_t count;
     ic_status s = ic_encoding_parse_list(&sig->arena, types, &list, &count);
@@ -207,31 +196,29 @@ static ic_status build_candidate(const char *types, ic_signature **out)
         sig->ffi_args[i] = sig->args[i].ffi;
         if (sig->args[i].ffi->type == FFI_TYPE_STRUCT && sig->args[i].size > 16)
             sig->has_large_struct_argument = true;
-        if (i < 64 && is_narrow_integer(&sig->args[i]))
-            sig->narrow_arguments |= (uint64_t)1 << i;
+        if (i < 64 && is_narrow_integer(&sig->args[i])) sig->narrow_arguments |= (uint64_t)1 << i;
         offset = IC_ALIGN_UP(offset, sig->args[i].align);
         sig->arg_offsets[i] = offset;
         offset += sig->args[i].size;
     }
     sig->ret_offset = IC_ALIGN_UP(offset, 16);
-    sig->ret_storage_size = IC_ALIGN_UP(
-        sig->ret.size > sizeof(ffi_arg) ? sig->ret.size : sizeof(ffi_arg), 16);
+    sig->ret_storage_size =
+        IC_ALIGN_UP(sig->ret.size > sizeof(ffi_arg) ? sig->ret.size : sizeof(ffi_arg), 16);
     sig->buffer_size = sig->ret_offset + sig->ret_storage_size;
     sig->is_method = nargs >= 2 && sig->args[0].type->kind == IC_KIND_OBJECT &&
                      sig->args[1].type->kind == IC_KIND_SELECTOR;
 
-    ffi_status fs = ffi_prep_cif(&sig->cif, FFI_DEFAULT_ABI, (unsigned)nargs, sig->ret.ffi,
-                                 sig->ffi_args);
+    ffi_status fs =
+        ffi_prep_cif(&sig->cif, FFI_DEFAULT_ABI, (unsigned)nargs, sig->ret.ffi, sig->ffi_args);
     if (fs != FFI_OK) {
         destroy_candidate(sig);
-        return ic_fail(IC_ERR_FFI, "libffi cannot prepare a call for \"%s\" (ffi_status %d)",
-                       types, (int)fs);
+        return ic_fail(IC_ERR_FFI, "libffi cannot prepare a call for \"%s\" (ffi_status %d)", types,
+                       (int)fs);
     }
     s = check_ffi_layout(&sig->ret, types);
     for (size_t i = 0; s == IC_OK && i < nargs; i++)
         s = check_ffi_layout(&sig->args[i], types);
-    if (s == IC_OK)
-        s = prepare_split(sig);
+    if (s == IC_OK) s = prepare_split(sig);
     if (s) {
         destroy_candidate(sig);
         return s;
@@ -249,12 +236,10 @@ const ic_signature *ic_signature_parse(const char *types)
     ic_lock(&ic_signature_lock);
     ic_signature *found = ic_map_get(&by_raw, (uintptr_t)types);
     ic_unlock(&ic_signature_lock);
-    if (found)
-        return found;
+    if (found) return found;
 
     ic_signature *candidate;
-    if (build_candidate(types, &candidate) != IC_OK)
-        return NULL;
+    if (build_candidate(types, &candidate) != IC_OK) return NULL;
     char *raw = strdup(types);
     if (!raw) {
         destroy_candidate(candidate);
@@ -276,20 +261,26 @@ const ic_signature *ic_signature_parse(const char *types)
         raw_kept = ic_map_put(&by_raw, (uintptr_t)raw, sig);
     ic_unlock(&ic_signature_lock);
 
-    if (!raw_kept)
-        free(raw);
-    if (!published)
-        destroy_candidate(candidate);
-    if (!sig)
-        ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory caching the signature of \"%s\"", types);
+    if (!raw_kept) free(raw);
+    if (!published) destroy_candidate(candidate);
+    if (!sig) ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory caching the signature of \"%s\"", types);
     return sig;
 }
 
-const char *ic_signature_types(const ic_signature *sig) { return sig ? sig->types : NULL; }
+const char *ic_signature_types(const ic_signature *sig)
+{
+    return sig ? sig->types : NULL;
+}
 
-size_t ic_signature_argument_count(const ic_signature *sig) { return sig ? sig->arg_count : 0; }
+size_t ic_signature_argument_count(const ic_signature *sig)
+{
+    return sig ? sig->arg_count : 0;
+}
 
-bool ic_signature_is_method(const ic_signature *sig) { return sig && sig->is_method; }
+bool ic_signature_is_method(const ic_signature *sig)
+{
+    return sig && sig->is_method;
+}
 
 const char *ic_signature_argument_type(const ic_signature *sig, size_t index)
 {
@@ -311,7 +302,10 @@ const char *ic_signature_return_type(const ic_signature *sig)
     return sig ? sig->ret.encoding : NULL;
 }
 
-size_t ic_signature_return_size(const ic_signature *sig) { return sig ? sig->ret.size : 0; }
+size_t ic_signature_return_size(const ic_signature *sig)
+{
+    return sig ? sig->ret.size : 0;
+}
 
 size_t ic_signature_return_alignment(const ic_signature *sig)
 {
@@ -327,22 +321,17 @@ ic_status ic_encoding_size_and_alignment(const char *type, size_t *size, size_t 
     ic_status s = ic_encoding_parse_one(&arena, type, &t, &end_offset);
     if (s == IC_OK) {
         if (t->kind == IC_KIND_VOID) {
-            if (size)
-                *size = 0;
-            if (alignment)
-                *alignment = 1;
+            if (size) *size = 0;
+            if (alignment) *alignment = 1;
         } else if (!t->sized) {
             s = ic_fail_at(IC_ERR_UNSUPPORTED_ENCODING, t->position,
                            "type \"%.*s\" has no size (bit-field, '?' or incomplete struct)",
                            (int)end_offset, type);
         } else {
-            if (size)
-                *size = t->size;
-            if (alignment)
-                *alignment = t->align;
+            if (size) *size = t->size;
+            if (alignment) *alignment = t->align;
         }
-        if (s == IC_OK && end)
-            *end = type + end_offset;
+        if (s == IC_OK && end) *end = type + end_offset;
     }
     ic_arena_free(&arena);
     return s;

@@ -25,9 +25,9 @@ typedef struct ic_sig_value {
 } ic_sig_value;
 
 struct ic_signature {
-    const char *types;   /* normalized encoding of the whole signature */
-    size_t arg_count;    /* arguments, self and _cmd included */
-    bool is_method;      /* arguments 0 and 1 are '@' and ':' */
+    const char *types; /* normalized encoding of the whole signature */
+    size_t arg_count;  /* arguments, self and _cmd included */
+    bool is_method;    /* arguments 0 and 1 are '@' and ':' */
     /* An argument is a struct over 16 bytes. On x86-64, ffi_call then replaces that entry of the
      * argument-pointer array it is given with a pointer to a copy on its own stack, so callers
      * must pass a scratch copy of the array (ic_invocation_call does). */
@@ -56,7 +56,7 @@ struct ic_signature {
     size_t ret_storage_size; /* at least sizeof(ffi_arg) and the return size: ffi_call widens
                                 small integral returns to ffi_arg */
     size_t buffer_size;
-    ic_arena arena;          /* owns the type tree and libffi struct descriptions */
+    ic_arena arena; /* owns the type tree and libffi struct descriptions */
 };
 
 #define IC_NO_SPLIT SIZE_MAX

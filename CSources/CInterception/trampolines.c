@@ -46,18 +46,15 @@ static void normalize_narrow(const ic_sig_value *v, void *p)
 static __attribute__((noinline)) void normalize_arguments(const ic_signature *sig, void **args)
 {
     for (size_t i = 2; i < sig->arg_count && i < 64; i++)
-        if (sig->narrow_arguments & ((uint64_t)1 << i))
-            normalize_narrow(&sig->args[i], args[i]);
+        if (sig->narrow_arguments & ((uint64_t)1 << i)) normalize_narrow(&sig->args[i], args[i]);
 }
 
 /* After before-observers: narrow arguments back to their full 32-bit form. */
 #define IC_NORMALIZE_ARGUMENTS()                                                                   \
-    if (IC_UNLIKELY(slot->narrow_arguments))                                                       \
-        normalize_arguments(slot->sig, args);
+    if (IC_UNLIKELY(slot->narrow_arguments)) normalize_arguments(slot->sig, args);
 /* After after-observers: a narrow return value back to its full 32-bit form. */
 #define IC_NORMALIZE_RETURN()                                                                      \
-    if (IC_UNLIKELY(slot->narrow_return))                                                          \
-        normalize_narrow(&slot->sig->ret, &result);
+    if (IC_UNLIKELY(slot->narrow_return)) normalize_narrow(&slot->sig->ret, &result);
 
 /*
  * Each signature gets three functions. The trampoline is what the interception subclass runs:
@@ -73,7 +70,7 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
     ic_hook_after(slot, args, NULL, 0);
 #define IC_OBSERVED_CALL_VALUE(R, TYPES, ...)                                                      \
     ic_abi_##R result = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                              \
-    ic_hook_after(slot, args, &result, 0);                                                   \
+    ic_hook_after(slot, args, &result, 0);                                                         \
     IC_NORMALIZE_RETURN()                                                                          \
     return result;
 #define IC_OBSERVED_CALL_i(...) IC_OBSERVED_CALL_VALUE(i, __VA_ARGS__)
@@ -88,24 +85,22 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
         ic_id self, ic_sel cmd IC_UNPAREN PARAMS, ic_hook_slot *slot)                              \
     {                                                                                              \
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
-        ic_hook_before(slot, args, 0);                                                       \
+        ic_hook_before(slot, args, 0);                                                             \
         IC_NORMALIZE_ARGUMENTS()                                                                   \
-        ic_imp original = ic_engine_original_imp_from(slot, self, cmd);                    \
+        ic_imp original = ic_engine_original_imp_from(slot, self, cmd);                            \
         IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
     }                                                                                              \
-    static __attribute__((noinline)) ic_abi_##R ic_uncached_##R##_##NAME(                          \
-        ic_id self, ic_sel cmd IC_UNPAREN PARAMS)                                                  \
+    static __attribute__((noinline))                                                               \
+    ic_abi_##R ic_uncached_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)                  \
     {                                                                                              \
         return ((ic_abi_##R(*) TYPES)ic_engine_original_imp(self, cmd))(self, cmd, ##__VA_ARGS__); \
     }                                                                                              \
     static ic_abi_##R ic_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)         \
     {                                                                                              \
         ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);                                     \
-        if (slot)                                                                                  \
-            return ic_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, slot);                       \
+        if (slot) return ic_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, slot);                 \
         ic_imp original = ic_engine_original_imp_if_cached(self, cmd);                             \
-        if (IC_UNLIKELY(!original))                                                                \
-            return ic_uncached_##R##_##NAME(self, cmd, ##__VA_ARGS__);                             \
+        if (IC_UNLIKELY(!original)) return ic_uncached_##R##_##NAME(self, cmd, ##__VA_ARGS__);     \
         return ((ic_abi_##R(*) TYPES)original)(self, cmd, ##__VA_ARGS__);                          \
     }
 #define IC_UNPAREN(...) __VA_ARGS__
@@ -145,9 +140,9 @@ typedef struct trampoline_entry {
 
 /* Sorted by key (the generator sorts), for bsearch. */
 static const trampoline_entry table[] = {
-#define IC_TRAMPOLINE0(R) {#R ":", (ic_imp)ic_trampoline_##R##_},
-#define IC_TRAMPOLINE1(R, A) {#R ":" #A, (ic_imp)ic_trampoline_##R##_##A},
-#define IC_TRAMPOLINE2(R, A, B) {#R ":" #A #B, (ic_imp)ic_trampoline_##R##_##A##B},
+#define IC_TRAMPOLINE0(R)          {#R ":", (ic_imp)ic_trampoline_##R##_},
+#define IC_TRAMPOLINE1(R, A)       {#R ":" #A, (ic_imp)ic_trampoline_##R##_##A},
+#define IC_TRAMPOLINE2(R, A, B)    {#R ":" #A #B, (ic_imp)ic_trampoline_##R##_##A##B},
 #define IC_TRAMPOLINE3(R, A, B, C) {#R ":" #A #B #C, (ic_imp)ic_trampoline_##R##_##A##B##C},
 #define IC_TRAMPOLINE4(R, A, B, C, D)                                                              \
     {#R ":" #A #B #C #D, (ic_imp)ic_trampoline_##R##_##A##B##C##D},
@@ -166,8 +161,7 @@ static int compare_key(const void *key, const void *entry)
 
 ic_imp ic_trampoline_for(const ic_signature *sig)
 {
-    if (!sig->is_method || sig->arg_count - 2 > 4)
-        return NULL;
+    if (!sig->is_method || sig->arg_count - 2 > 4) return NULL;
     char key[8];
     size_t n = 0;
     key[n++] = sig->ret.abi;
@@ -179,8 +173,8 @@ ic_imp ic_trampoline_for(const ic_signature *sig)
         if (key[i] == 0 || key[i] == 'D')
             return NULL; /* structs and long double take the forward path */
     _Static_assert(sizeof key >= 2 + 4 + 1, "key holds 4 argument classes");
-    const trampoline_entry *e = bsearch(key, table, sizeof table / sizeof table[0],
-                                        sizeof table[0], compare_key);
+    const trampoline_entry *e =
+        bsearch(key, table, sizeof table / sizeof table[0], sizeof table[0], compare_key);
     return e ? e->imp : NULL;
 }
 
@@ -195,8 +189,14 @@ static void dealloc_trampoline(ic_id self, ic_sel cmd)
     ((void (*)(ic_id, ic_sel))ic_engine_original_imp(self, cmd))(self, cmd);
 }
 
-ic_imp ic_trampoline_dealloc(void) { return (ic_imp)dealloc_trampoline; }
+ic_imp ic_trampoline_dealloc(void)
+{
+    return (ic_imp)dealloc_trampoline;
+}
 
 /* Number of optimized trampolines (for tests). */
 IC_PRIVATE size_t ic_trampoline_count(void);
-size_t ic_trampoline_count(void) { return sizeof table / sizeof table[0]; }
+size_t ic_trampoline_count(void)
+{
+    return sizeof table / sizeof table[0];
+}

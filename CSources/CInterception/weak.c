@@ -35,10 +35,8 @@ static bool mark_weakly_referenced(ic_id obj)
 {
     uint64_t old = atomic_load_explicit(&obj->state, memory_order_relaxed);
     for (;;) {
-        if ((old & IC_STATE_DEALLOCATING) || (old >> IC_RC_SHIFT) == 0)
-            return false;
-        if (old & IC_STATE_HAS_WEAK)
-            return true;
+        if ((old & IC_STATE_DEALLOCATING) || (old >> IC_RC_SHIFT) == 0) return false;
+        if (old & IC_STATE_HAS_WEAK) return true;
         if (atomic_compare_exchange_weak_explicit(&obj->state, &old, old | IC_STATE_HAS_WEAK,
                                                   memory_order_acq_rel, memory_order_relaxed))
             return true;
@@ -49,11 +47,9 @@ static bool mark_weakly_referenced(ic_id obj)
 static void unregister_locked(ic_id *location)
 {
     ic_id obj = ic_map_remove(&locations, (uintptr_t)location);
-    if (!obj)
-        return;
+    if (!obj) return;
     weak_entry *entry = ic_map_get(&referents, (uintptr_t)obj);
-    if (!entry)
-        return;
+    if (!entry) return;
     for (size_t i = 0; i < entry->count; i++) {
         if (entry->locations[i] == location) {
             entry->locations[i] = entry->locations[--entry->count];
@@ -81,13 +77,11 @@ static bool register_locked(ic_id *location, ic_id obj)
     if (entry->count == entry->capacity) {
         size_t capacity = entry->capacity ? entry->capacity * 2 : 2;
         ic_id **grown = realloc(entry->locations, capacity * sizeof *grown);
-        if (!grown)
-            goto fail;
+        if (!grown) goto fail;
         entry->locations = grown;
         entry->capacity = capacity;
     }
-    if (!ic_map_put(&locations, (uintptr_t)location, obj))
-        goto fail;
+    if (!ic_map_put(&locations, (uintptr_t)location, obj)) goto fail;
     entry->locations[entry->count++] = location;
     return true;
 fail:
@@ -101,8 +95,7 @@ fail:
 
 ic_status ic_weak_store(ic_id *location, ic_id value)
 {
-    if (!location)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_weak_store: location is NULL");
+    if (!location) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_weak_store: location is NULL");
     ic_status status = IC_OK;
     ic_lock(&ic_weak_lock);
     unregister_locked(location);
@@ -117,27 +110,23 @@ ic_status ic_weak_store(ic_id *location, ic_id value)
     ic_unlock(&ic_weak_lock);
     if (status == IC_ERR_DEALLOCATING)
         return ic_fail(status, "cannot form a weak reference to an object that is deallocating");
-    if (status)
-        return ic_fail(status, "out of memory storing a weak reference");
+    if (status) return ic_fail(status, "out of memory storing a weak reference");
     return IC_OK;
 }
 
 ic_id ic_weak_load_retained(ic_id *location)
 {
-    if (!location)
-        return NULL;
+    if (!location) return NULL;
     ic_lock(&ic_weak_lock);
     ic_id obj = *location;
-    if (obj && !ic_object_try_retain(obj))
-        obj = NULL;
+    if (obj && !ic_object_try_retain(obj)) obj = NULL;
     ic_unlock(&ic_weak_lock);
     return obj;
 }
 
 void ic_weak_destroy(ic_id *location)
 {
-    if (!location)
-        return;
+    if (!location) return;
     ic_lock(&ic_weak_lock);
     unregister_locked(location);
     *location = NULL;

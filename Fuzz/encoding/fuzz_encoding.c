@@ -29,12 +29,15 @@
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz_encoding: invariant failed: %s (line %d)\n", #cond, __LINE__); \
+            fprintf(stderr, "fuzz_encoding: invariant failed: %s (line %d)\n", #cond, __LINE__);   \
             abort();                                                                               \
         }                                                                                          \
     } while (0)
 
-static bool is_power_of_two(size_t x) { return x && !(x & (x - 1)); }
+static bool is_power_of_two(size_t x)
+{
+    return x && !(x & (x - 1));
+}
 
 static void check_position(size_t length)
 {
@@ -91,8 +94,7 @@ static void exercise(const ic_signature *sig)
         largest = size > largest ? size : largest;
     }
     CHECK(ic_signature_argument_type(sig, count) == NULL);
-    if (total > CALL_LIMIT)
-        return;
+    if (total > CALL_LIMIT) return;
 
     ic_invocation *inv = ic_invocation_create(sig);
     CHECK(inv);
@@ -136,8 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     ic_error_clear();
     ic_status valid = ic_encoding_validate(text);
-    if (valid != IC_OK)
-        check_position(length);
+    if (valid != IC_OK) check_position(length);
 
     for (const char *p = text; *p;) {
         size_t s = 0, a = 0;

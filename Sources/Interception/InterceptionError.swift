@@ -65,7 +65,8 @@ public enum InterceptionError: Error, Equatable, Sendable, CustomStringConvertib
         case .objectDeallocating:
             return "cannot intercept \(method): the object is being deallocated"
         case .typeMismatch(_, _, let methodEncoding, let swiftEncoding):
-            return "cannot observe \(method) as the Swift types \(swiftEncoding): the method is \(methodEncoding)"
+            return
+                "cannot observe \(method) as the Swift types \(swiftEncoding): the method is \(methodEncoding)"
         case .runtimeFailure(_, _, let error):
             return "cannot intercept \(method): \(error)"
         }

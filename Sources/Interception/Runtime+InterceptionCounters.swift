@@ -35,7 +35,8 @@ public struct InterceptionCounters: Equatable, Sendable, CustomStringConvertible
         self.init(
             dynamicSubclasses: c.dynamic_subclasses, forwardingClasses: c.forwarding_classes,
             optimizedMethods: c.optimized_methods, forwardedMethods: c.forwarded_methods,
-            liveObjects: c.live_objects, liveObservers: c.live_observers, interceptedObjects: c.intercepted_objects)
+            liveObjects: c.live_objects, liveObservers: c.live_observers,
+            interceptedObjects: c.intercepted_objects)
     }
 
     public var description: String {

@@ -34,8 +34,9 @@ do {
             print("   original  -[Counter dealloc]")
         }
     }
-    print("defined \(Counter.name): add: is \(Counter.methodEncoding(for: "add:") ?? "?"), "
-        + "origin is \(Counter.methodEncoding(for: "origin") ?? "?")")
+    print(
+        "defined \(Counter.name): add: is \(Counter.methodEncoding(for: "add:") ?? "?"), "
+            + "origin is \(Counter.methodEncoding(for: "origin") ?? "?")")
 
     let bag = DisposeBag()
     var counter: RuntimeObject? = Counter.new()
@@ -50,9 +51,12 @@ do {
         .disposed(by: bag)
     let r: Int32 = try counter!.send("add:", Int32(41))
     print("   send returned \(r)")
-    print("   the object is now a \(counter!.actualClass.name); its `class` still answers \(counter!.runtimeClass.name)")
+    print(
+        "   the object is now a \(counter!.actualClass.name); its `class` still answers \(counter!.runtimeClass.name)"
+    )
     let s: Int32 = try other.send("add:", Int32(1))
-    print("   another Counter is untouched: add: 1 -> \(s), nothing observed, class \(other.actualClass.name)")
+    print(
+        "   another Counter is untouched: add: 1 -> \(s), nothing observed, class \(other.actualClass.name)")
 
     section("a typed observable: methodInvoked(\"add:\", as: Int32.self), no boxing")
     counter!.rx.methodInvoked("add:", as: Int32.self)
@@ -76,12 +80,16 @@ do {
 
     section("deallocating / deallocated")
     counter!.rx.deallocating
-        .subscribe(onNext: { print("   deallocating (the object is still whole)") },
-                   onCompleted: { print("   deallocating completed") })
+        .subscribe(
+            onNext: { print("   deallocating (the object is still whole)") },
+            onCompleted: { print("   deallocating completed") }
+        )
         .disposed(by: bag)
     counter!.rx.deallocated
-        .subscribe(onNext: { print("   deallocated (the memory is gone)") },
-                   onCompleted: { print("   deallocated completed") })
+        .subscribe(
+            onNext: { print("   deallocated (the memory is gone)") },
+            onCompleted: { print("   deallocated completed") }
+        )
         .disposed(by: bag)
     counter!.rx.sentMessage("add:")
         .subscribe(onCompleted: { print("   sentMessage add: completed") })

@@ -12,9 +12,15 @@ struct ict_log {
     char text[4096];
 };
 
-ict_log *ict_log_create(void) { return calloc(1, sizeof(ict_log)); }
+ict_log *ict_log_create(void)
+{
+    return calloc(1, sizeof(ict_log));
+}
 
-void ict_log_destroy(ict_log *log) { free(log); }
+void ict_log_destroy(ict_log *log)
+{
+    free(log);
+}
 
 void ict_log_append(ict_log *log, const char *entry)
 {
@@ -22,7 +28,10 @@ void ict_log_append(ict_log *log, const char *entry)
     snprintf(log->text + used, sizeof log->text - used, "%s%s", used ? ", " : "", entry);
 }
 
-const char *ict_log_text(const ict_log *log) { return log->text; }
+const char *ict_log_text(const ict_log *log)
+{
+    return log->text;
+}
 
 typedef struct logged_storage {
     ict_log *log;
@@ -53,8 +62,9 @@ static void logged_dealloc(ic_id self, ic_sel cmd)
 static void make_logged_class(void)
 {
     ic_class *cls = ic_class_allocate("ICTLogged", NULL, sizeof(logged_storage));
-    if (!cls || ic_class_add_method(cls, ic_sel_register("dealloc"), (ic_imp)logged_dealloc,
-                                    "v@:") != IC_OK ||
+    if (!cls ||
+        ic_class_add_method(cls, ic_sel_register("dealloc"), (ic_imp)logged_dealloc, "v@:") !=
+            IC_OK ||
         ic_class_register(cls) != IC_OK) {
         fprintf(stderr, "ICTLogged: %s\n", ic_error_message());
         abort();
@@ -84,4 +94,7 @@ void ict_logged_watch_weak(ic_id logged, ic_id *weak_location, const char *tag)
     snprintf(s->watched_tag, sizeof s->watched_tag, "%s", tag);
 }
 
-int ict_send_add_by_name(ic_id receiver) { return IC_MSG_NAMED(IC_FN(int, int), receiver, "add:", 41); }
+int ict_send_add_by_name(ic_id receiver)
+{
+    return IC_MSG_NAMED(IC_FN(int, int), receiver, "add:", 41);
+}

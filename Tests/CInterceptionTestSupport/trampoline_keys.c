@@ -5,10 +5,10 @@
 #include "ict_types.h"
 
 static const char *const keys[] = {
-#define IC_TRAMPOLINE0(R) #R ":",
-#define IC_TRAMPOLINE1(R, A) #R ":" #A,
-#define IC_TRAMPOLINE2(R, A, B) #R ":" #A #B,
-#define IC_TRAMPOLINE3(R, A, B, C) #R ":" #A #B #C,
+#define IC_TRAMPOLINE0(R)             #R ":",
+#define IC_TRAMPOLINE1(R, A)          #R ":" #A,
+#define IC_TRAMPOLINE2(R, A, B)       #R ":" #A #B,
+#define IC_TRAMPOLINE3(R, A, B, C)    #R ":" #A #B #C,
 #define IC_TRAMPOLINE4(R, A, B, C, D) #R ":" #A #B #C #D,
 #include "../../CSources/CInterception/trampolines.def"
 };

@@ -16,69 +16,72 @@ static _Thread_local union {
     unsigned char bytes[64];
 } taken;
 
-const void *ict_taken(void) { return taken.bytes; }
+const void *ict_taken(void)
+{
+    return taken.bytes;
+}
 
 /* Scalar samples by kind: values with the high bit set where it matters, so a wrong sign or
  * zero extension shows. */
-#define ICT_SAMPLE_SINT(T) ((T)-100)
-#define ICT_OTHER_SINT(T) ((T)77)
-#define ICT_SAMPLE_UINT(T) ((T)(~(T)0 - 7))
-#define ICT_OTHER_UINT(T) ((T)99)
-#define ICT_SAMPLE_FLOAT(T) ((T)-3.25)
-#define ICT_OTHER_FLOAT(T) ((T)1.0e10)
-#define ICT_SAMPLE_BOOL(T) ((T)1)
-#define ICT_OTHER_BOOL(T) ((T)0)
-#define ICT_SAMPLE_CSTRING(T) ((T) "sample")
-#define ICT_OTHER_CSTRING(T) ((T) "other")
-#define ICT_SAMPLE_OBJECT(T) ((T)(uintptr_t)0x7f00001230ULL)
-#define ICT_OTHER_OBJECT(T) ((T)(uintptr_t)0x7f00004560ULL)
-#define ICT_SAMPLE_CLASS(T) ((T)(uintptr_t)0x7f00007890ULL)
-#define ICT_OTHER_CLASS(T) ((T)(uintptr_t)0x7f0000abc0ULL)
+#define ICT_SAMPLE_SINT(T)     ((T)-100)
+#define ICT_OTHER_SINT(T)      ((T)77)
+#define ICT_SAMPLE_UINT(T)     ((T)(~(T)0 - 7))
+#define ICT_OTHER_UINT(T)      ((T)99)
+#define ICT_SAMPLE_FLOAT(T)    ((T)-3.25)
+#define ICT_OTHER_FLOAT(T)     ((T)1.0e10)
+#define ICT_SAMPLE_BOOL(T)     ((T)1)
+#define ICT_OTHER_BOOL(T)      ((T)0)
+#define ICT_SAMPLE_CSTRING(T)  ((T) "sample")
+#define ICT_OTHER_CSTRING(T)   ((T) "other")
+#define ICT_SAMPLE_OBJECT(T)   ((T)(uintptr_t)0x7f00001230ULL)
+#define ICT_OTHER_OBJECT(T)    ((T)(uintptr_t)0x7f00004560ULL)
+#define ICT_SAMPLE_CLASS(T)    ((T)(uintptr_t)0x7f00007890ULL)
+#define ICT_OTHER_CLASS(T)     ((T)(uintptr_t)0x7f0000abc0ULL)
 #define ICT_SAMPLE_SELECTOR(T) ((T)(uintptr_t)0x7f0000def0ULL)
-#define ICT_OTHER_SELECTOR(T) ((T)(uintptr_t)0x7f00001110ULL)
+#define ICT_OTHER_SELECTOR(T)  ((T)(uintptr_t)0x7f00001110ULL)
 
 /* Everything one case needs, for a type T named NAME. */
 #define ICT_DEFINE_FUNCTIONS(NAME, T)                                                              \
-    static T ict_echo_##NAME(ic_id self, ic_sel cmd, T a)                                        \
+    static T ict_echo_##NAME(ic_id self, ic_sel cmd, T a)                                          \
     {                                                                                              \
         (void)self;                                                                                \
         (void)cmd;                                                                                 \
         return a;                                                                                  \
     }                                                                                              \
-    static T ict_make_##NAME(ic_id self, ic_sel cmd)                                             \
+    static T ict_make_##NAME(ic_id self, ic_sel cmd)                                               \
     {                                                                                              \
         (void)self;                                                                                \
         (void)cmd;                                                                                 \
         return ict_sample_##NAME;                                                                  \
     }                                                                                              \
-    static void ict_take_##NAME(ic_id self, ic_sel cmd, T a)                                     \
+    static void ict_take_##NAME(ic_id self, ic_sel cmd, T a)                                       \
     {                                                                                              \
         (void)self;                                                                                \
         (void)cmd;                                                                                 \
-        _Static_assert(sizeof(T) <= sizeof taken.bytes, "taken buffer too small");               \
+        _Static_assert(sizeof(T) <= sizeof taken.bytes, "taken buffer too small");                 \
         memcpy(taken.bytes, &a, sizeof a);                                                         \
     }                                                                                              \
-    static void ict_send_echo_##NAME(ic_id r, ic_sel s, const void *in, void *out)               \
+    static void ict_send_echo_##NAME(ic_id r, ic_sel s, const void *in, void *out)                 \
     {                                                                                              \
         T a;                                                                                       \
         memcpy(&a, in, sizeof a);                                                                  \
         T v = IC_MSG(IC_FN(T, T), r, s, a);                                                        \
         memcpy(out, &v, sizeof v);                                                                 \
     }                                                                                              \
-    static void ict_send_make_##NAME(ic_id r, ic_sel s, void *out)                               \
+    static void ict_send_make_##NAME(ic_id r, ic_sel s, void *out)                                 \
     {                                                                                              \
         T v = IC_MSG(IC_FN(T), r, s);                                                              \
         memcpy(out, &v, sizeof v);                                                                 \
     }                                                                                              \
-    static void ict_send_take_##NAME(ic_id r, ic_sel s, const void *in)                          \
+    static void ict_send_take_##NAME(ic_id r, ic_sel s, const void *in)                            \
     {                                                                                              \
         T a;                                                                                       \
         memcpy(&a, in, sizeof a);                                                                  \
         IC_MSG(IC_FN(void, T), r, s, a);                                                           \
     }                                                                                              \
-    static void ict_direct_##NAME(const void *in, void *out)                                     \
+    static void ict_direct_##NAME(const void *in, void *out)                                       \
     {                                                                                              \
-        T (*volatile fn)(ic_id, ic_sel, T) = ict_echo_##NAME;                                     \
+        T (*volatile fn)(ic_id, ic_sel, T) = ict_echo_##NAME;                                      \
         T a;                                                                                       \
         memcpy(&a, in, sizeof a);                                                                  \
         T v = fn(NULL, NULL, a);                                                                   \
@@ -89,9 +92,9 @@ const void *ict_taken(void) { return taken.bytes; }
 
 #define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI)                                               \
     typedef CTYPE ict_##NAME##_t;                                                                  \
-    static const ict_##NAME##_t ict_sample_##NAME = ICT_SAMPLE_##KIND(ict_##NAME##_t);           \
-    static const ict_##NAME##_t ict_other_##NAME = ICT_OTHER_##KIND(ict_##NAME##_t);             \
-    static bool ict_equal_##NAME(const void *a, const void *b)                                   \
+    static const ict_##NAME##_t ict_sample_##NAME = ICT_SAMPLE_##KIND(ict_##NAME##_t);             \
+    static const ict_##NAME##_t ict_other_##NAME = ICT_OTHER_##KIND(ict_##NAME##_t);               \
+    static bool ict_equal_##NAME(const void *a, const void *b)                                     \
     {                                                                                              \
         ict_##NAME##_t x, y;                                                                       \
         memcpy(&x, a, sizeof x);                                                                   \
@@ -105,7 +108,7 @@ const void *ict_taken(void) { return taken.bytes; }
 /* ---- structs: the x86-64 classification edge cases and friends ---------------------------- */
 
 #define ICT_EQUAL(NAME)                                                                            \
-    static bool ict_equal_##NAME(const void *pa, const void *pb)                                 \
+    static bool ict_equal_##NAME(const void *pa, const void *pb)                                   \
     {                                                                                              \
         ict_##NAME##_t a, b;                                                                       \
         memcpy(&a, pa, sizeof a);                                                                  \
@@ -165,7 +168,8 @@ static bool ict_fields_equal_struct_ddd(const ict_struct_ddd_t *a, const ict_str
 ICT_EQUAL(struct_ddd)
 
 /* char, float, char: padding inside and at the end */
-static const ict_struct_cfc_t ict_sample_struct_cfc = {-3, 1.5f, 9}, ict_other_struct_cfc = {1, 2, 3};
+static const ict_struct_cfc_t ict_sample_struct_cfc = {-3, 1.5f, 9},
+                              ict_other_struct_cfc = {1, 2, 3};
 static bool ict_fields_equal_struct_cfc(const ict_struct_cfc_t *a, const ict_struct_cfc_t *b)
 {
     return a->a == b->a && a->b == b->b && a->c == b->c;
@@ -173,8 +177,8 @@ static bool ict_fields_equal_struct_cfc(const ict_struct_cfc_t *a, const ict_str
 ICT_EQUAL(struct_cfc)
 
 /* 17 bytes: just over two eightbytes, memory class */
-static const ict_struct_17_t ict_sample_struct_17 = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-                                                      14, 15, 16, 255}},
+static const ict_struct_17_t ict_sample_struct_17 = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                                                      15, 16, 255}},
                              ict_other_struct_17 = {{9}};
 static bool ict_fields_equal_struct_17(const ict_struct_17_t *a, const ict_struct_17_t *b)
 {
@@ -183,7 +187,8 @@ static bool ict_fields_equal_struct_17(const ict_struct_17_t *a, const ict_struc
 ICT_EQUAL(struct_17)
 
 /* 32 bytes of integers */
-static const ict_struct_32_t ict_sample_struct_32 = {-1, 2, -3, 4}, ict_other_struct_32 = {5, 6, 7, 8};
+static const ict_struct_32_t ict_sample_struct_32 = {-1, 2, -3, 4},
+                             ict_other_struct_32 = {5, 6, 7, 8};
 static bool ict_fields_equal_struct_32(const ict_struct_32_t *a, const ict_struct_32_t *b)
 {
     return a->a == b->a && a->b == b->b && a->c == b->c && a->d == b->d;
@@ -227,6 +232,8 @@ ICT_EQUAL(struct_pi)
      ict_send_take_##NAME,                                                                         \
      ict_direct_##NAME},
 
+/* One case per line: the matrix generator (tools/gen_matrix.py) reads these lines. */
+/* clang-format off */
 static const ict_type_case cases[] = {
 #define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI) ICT_CASE(NAME, ((const char[]){CODE, 0}), CTYPE)
 #include "../../CSources/CInterception/ic_types.def"
@@ -243,6 +250,7 @@ static const ict_type_case cases[] = {
     ICT_CASE(struct_nested, "{outer=s{inner=fd}[3c]}", ict_struct_nested_t)
     ICT_CASE(struct_pi, "{pi=^vi}", ict_struct_pi_t)
 };
+/* clang-format on */
 
 enum {
 #define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI) +1
@@ -257,4 +265,7 @@ const ict_type_case *ict_type_cases(size_t *count)
     return cases;
 }
 
-size_t ict_scalar_case_count(void) { return scalar_count; }
+size_t ict_scalar_case_count(void)
+{
+    return scalar_count;
+}

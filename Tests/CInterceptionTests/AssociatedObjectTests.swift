@@ -84,7 +84,9 @@ struct AssociatedObjectTests {
         defer { ic_release(owner) }
         #expect(ic_object_set_associated(nil, keyA, owner, IC_ASSOCIATION_RETAIN) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_object_set_associated(owner, nil, owner, IC_ASSOCIATION_RETAIN) == IC_ERR_INVALID_ARGUMENT)
-        #expect(ic_object_set_associated(owner, keyA, owner, ic_association_policy(rawValue: 7)) == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_object_set_associated(owner, keyA, owner, ic_association_policy(rawValue: 7))
+                == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_object_remove_associated_objects(nil) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_object_get_associated(nil, keyA) == nil)
         // Removing from an object that never had associations is fine.

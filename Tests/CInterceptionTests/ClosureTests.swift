@@ -39,7 +39,8 @@ struct ClosureTests {
         let sig = try #require(ic_signature_parse("\(t.encoding)@:\(t.encoding)"))
         let closure = try #require(ic_closure_imp_create(sig, echoCallback, nil, nil))
         defer { #expect(ic_closure_imp_destroy(closure) == IC_OK) }
-        let cls = try makeClass("Closure_\(t.name)", methods: [("echo:", closure, "\(t.encoding)@:\(t.encoding)")])
+        let cls = try makeClass(
+            "Closure_\(t.name)", methods: [("echo:", closure, "\(t.encoding)@:\(t.encoding)")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
         t.withBuffer { out in

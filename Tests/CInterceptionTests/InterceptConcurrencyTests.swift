@@ -19,7 +19,9 @@ let releaseCounter: ReleaseCallback = { context in
     counter.release()
 }
 
-func addCounting(_ obj: ID?, _ name: String, _ phase: ic_observer_phase, _ counter: CallCounter) -> ic_observer_token {
+func addCounting(_ obj: ID?, _ name: String, _ phase: ic_observer_phase, _ counter: CallCounter)
+    -> ic_observer_token
+{
     var token: ic_observer_token = 0
     let status = ic_intercept_add_observer(
         obj, sel(name), phase, countCall, Unmanaged.passRetained(counter).toOpaque(), releaseCounter, &token)
@@ -29,7 +31,9 @@ func addCounting(_ obj: ID?, _ name: String, _ phase: ic_observer_phase, _ count
 
 @Suite("Interception: threads")
 struct InterceptConcurrencyTests {
-    @Test("observers removed while other threads call are never called after removal returns; permanent ones see every call once")
+    @Test(
+        "observers removed while other threads call are never called after removal returns; permanent ones see every call once"
+    )
     func removalDuringCalls() async throws {
         let cls = try makeClass("Concurrent", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
@@ -64,7 +68,8 @@ struct InterceptConcurrencyTests {
                 while done.calls.load(ordering: .relaxed) < callers || round < 10 {
                     round += 1
                     let transient = CallCounter()
-                    let token = addCounting(o, "add:", round % 2 == 0 ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER, transient)
+                    let token = addCounting(
+                        o, "add:", round % 2 == 0 ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER, transient)
                     for _ in 0..<50 { _ = sched_yield() }
                     #expect(ic_intercept_remove_observer(token) == IC_OK)
                     let atRemoval = transient.calls.load(ordering: .relaxed)
@@ -91,7 +96,8 @@ struct InterceptConcurrencyTests {
 
     @Test("intercepting, observing and releasing many objects on several threads keeps the counters exact")
     func manyObjectsOnManyThreads() async throws {
-        let cls = try makeClass("ConcurrentMany", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
+        let cls = try makeClass(
+            "ConcurrentMany", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
         let clsBits = UInt(bitPattern: cls)
         let total = CallCounter()
         await withTaskGroup(of: Void.self) { group in

@@ -6,7 +6,8 @@ import Testing
 struct InterceptCounterTests {
     @Test("the first interception makes one subclass and one optimized method; asking again changes nothing")
     func countersOnPrepare() throws {
-        let cls = try makeClass("CountFirst", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
+        let cls = try makeClass(
+            "CountFirst", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
         let a = try #require(ic_class_create_instance(cls))
         let b = try #require(ic_class_create_instance(cls))
         defer {
@@ -15,15 +16,19 @@ struct InterceptCounterTests {
         }
         #expect(ClassCounters(cls) == ClassCounters(liveObjects: 2))
         #expect(ic_intercept_prepare(a, sel("add:")) == IC_OK)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 1))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 1))
         #expect(ic_intercept_prepare(a, sel("add:")) == IC_OK)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 1))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 1))
         // Another instance reuses the subclass and its method.
         #expect(ic_intercept_prepare(b, sel("add:")) == IC_OK)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 2))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 2))
         // Another selector: one more optimized method.
         #expect(ic_intercept_prepare(a, sel("ping")) == IC_OK)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 2, liveObjects: 2, intercepted: 2))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 2, liveObjects: 2, intercepted: 2))
         #expect(ic_object_get_class(a) == ic_object_get_class(b))
         #expect(ic_class_is_interception_subclass(ic_object_get_class(a)))
         #expect(String(cString: ic_object_class_name(a)).hasPrefix("_ICIntercepted_CountFirst"))
@@ -32,16 +37,26 @@ struct InterceptCounterTests {
     @Test("a struct-returning method is forwarded: +1 forwarded method, +1 forwarding class")
     func countersOnForward() throws {
         let ddd = TypeCase.all.first { $0.name == "struct_ddd" }!
-        let cls = try makeClass("CountForward", methods: [("vec", ddd.raw.make_imp, "{ddd=ddd}@:"), ("add:", imp(addOneIMP), "i@:i")])
+        let cls = try makeClass(
+            "CountForward",
+            methods: [("vec", ddd.raw.make_imp, "{ddd=ddd}@:"), ("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
         #expect(ic_intercept_prepare(obj, sel("vec")) == IC_OK)
         #expect(ic_intercept_path_of(obj, sel("vec")) == IC_PATH_FORWARDED)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 1, liveObjects: 1, intercepted: 1))
+        #expect(
+            ClassCounters(cls)
+                == ClassCounters(
+                    subclasses: 1, forwardingClasses: 1, forwarded: 1, liveObjects: 1, intercepted: 1))
         // Forcing the forward path for another selector: one more forwarded, same forwarding class.
-        #expect(ic_intercept_prepare_with_options(obj, sel("add:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(obj, sel("add:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING))
+                == IC_OK)
         #expect(ic_intercept_path_of(obj, sel("add:")) == IC_PATH_FORWARDED)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 2, liveObjects: 1, intercepted: 1))
+        #expect(
+            ClassCounters(cls)
+                == ClassCounters(
+                    subclasses: 1, forwardingClasses: 1, forwarded: 2, liveObjects: 1, intercepted: 1))
         #expect(fn(ic_msg_lookup(obj, sel("add:")), as: Int32Int32IMP.self)(obj, sel("add:"), 1) == 2)
     }
 
@@ -69,21 +84,26 @@ struct InterceptCounterTests {
         #expect(recorder.releaseCount == 2)
         // Observing again moves it into the same subclass.
         let t3 = try observe(obj, "add:", IC_OBSERVE_BEFORE, recordBefore, recorder)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1, observers: 1, intercepted: 1))
+        #expect(
+            ClassCounters(cls)
+                == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1, observers: 1, intercepted: 1))
         #expect(lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), 1) == 2)
         #expect(recorder.events == ["before add:"])
         #expect(ic_intercept_remove_observer(t3) == IC_OK)
         #expect(ic_intercept_remove_observer(t3) == IC_ERR_OBSERVER_NOT_FOUND)
     }
 
-    @Test("the interception subclass answers class, respondsToSelector: and methodSignatureForSelector: as the original")
+    @Test(
+        "the interception subclass answers class, respondsToSelector: and methodSignatureForSelector: as the original"
+    )
     func subclassAnswersAsOriginal() throws {
         let base = try makeClass("AnswerBase", methods: [("add:", imp(addOneIMP), "i@:i")])
         let cls = try makeClass("Answer", superclass: base, methods: [("ping", imp(voidIMP), "v@:")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
         typealias SignatureIMP = @convention(c) (ID?, SEL?, SEL?) -> OpaquePointer?
-        let signatureBefore = lookup(obj, "methodSignatureForSelector:", as: SignatureIMP.self)(obj, sel("methodSignatureForSelector:"), sel("add:"))
+        let signatureBefore = lookup(obj, "methodSignatureForSelector:", as: SignatureIMP.self)(
+            obj, sel("methodSignatureForSelector:"), sel("add:"))
         #expect(ic_intercept_prepare(obj, sel("add:")) == IC_OK)
         #expect(ic_object_get_class(obj) != cls)
         #expect(lookup(obj, "class", as: ClassIMP.self)(obj, sel("class")) == cls)
@@ -91,7 +111,8 @@ struct InterceptCounterTests {
         #expect(responds(obj, sel("respondsToSelector:"), sel("add:")))
         #expect(responds(obj, sel("respondsToSelector:"), sel("ping")))
         #expect(!responds(obj, sel("respondsToSelector:"), sel("nope")))
-        let signatureAfter = lookup(obj, "methodSignatureForSelector:", as: SignatureIMP.self)(obj, sel("methodSignatureForSelector:"), sel("add:"))
+        let signatureAfter = lookup(obj, "methodSignatureForSelector:", as: SignatureIMP.self)(
+            obj, sel("methodSignatureForSelector:"), sel("add:"))
         #expect(signatureAfter == signatureBefore)
         #expect(lookup(obj, "isKindOfClass:", as: BoolClassIMP.self)(obj, sel("isKindOfClass:"), base))
         #expect(lookup(obj, "isMemberOfClass:", as: BoolClassIMP.self)(obj, sel("isMemberOfClass:"), cls))
@@ -99,7 +120,10 @@ struct InterceptCounterTests {
 
     @Test(
         "selectors the runtime relies on are refused",
-        arguments: ["class", "respondsToSelector:", "methodSignatureForSelector:", "forwardInvocation:", "retain", "release"])
+        arguments: [
+            "class", "respondsToSelector:", "methodSignatureForSelector:", "forwardInvocation:", "retain",
+            "release",
+        ])
     func forbiddenSelectors(name: String) throws {
         let cls = try makeClass("Forbidden")
         let obj = try #require(ic_class_create_instance(cls))
@@ -175,7 +199,8 @@ struct InterceptCounterTests {
 
     @Test("a method someone else added to the interception subclass is a collision")
     func foreignMethodInSubclass() throws {
-        let cls = try makeClass("Foreign", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
+        let cls = try makeClass(
+            "Foreign", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
         #expect(ic_intercept_prepare(obj, sel("add:")) == IC_OK)
@@ -193,10 +218,14 @@ struct InterceptCounterTests {
             var sup = ic_super(receiver: this, super_class: superclassForSuperSend(this, cmd))
             fn(ic_msg_lookup_super(&sup, cmd), as: VoidIMP.self)(this, cmd)
         }
-        let cls = try makeClass("Dying", storage: 16, methods: [("ping", imp(voidIMP), "v@:"), ("dealloc", imp(tryIntercept), "v@:")])
+        let cls = try makeClass(
+            "Dying", storage: 16,
+            methods: [("ping", imp(voidIMP), "v@:"), ("dealloc", imp(tryIntercept), "v@:")])
         let recorder = Recorder()
         let obj = try #require(ic_class_create_instance(cls))
-        ic_object_storage(obj)!.storeBytes(of: Unmanaged.passUnretained(recorder).toOpaque(), toByteOffset: 8, as: UnsafeMutableRawPointer.self)
+        ic_object_storage(obj)!.storeBytes(
+            of: Unmanaged.passUnretained(recorder).toOpaque(), toByteOffset: 8,
+            as: UnsafeMutableRawPointer.self)
         ic_release(obj)
         #expect(recorder.events == ["IC_ERR_DEALLOCATING"])
     }
@@ -209,11 +238,22 @@ struct InterceptCounterTests {
         var token: ic_observer_token = 0
         #expect(ic_intercept_prepare(nil, sel("add:")) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_intercept_prepare(obj, nil) == IC_ERR_INVALID_ARGUMENT)
-        #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, nil, nil, nil, &token) == IC_ERR_INVALID_ARGUMENT)
-        #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, recordBefore, nil, nil, nil) == IC_ERR_INVALID_ARGUMENT)
-        #expect(ic_intercept_add_observer(obj, sel("add:"), ic_observer_phase(rawValue: 9), recordBefore, nil, nil, &token) == IC_ERR_INVALID_ARGUMENT)
-        #expect(ic_intercept_add_observer(obj, sel("dealloc"), IC_OBSERVE_AFTER, recordAfter, nil, nil, &token) == IC_ERR_INVALID_ARGUMENT)
-        #expect(ic_intercept_add_dealloc_observer(obj, IC_OBSERVE_AFTER, nil, nil, nil, &token) == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, nil, nil, nil, &token)
+                == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, recordBefore, nil, nil, nil)
+                == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_intercept_add_observer(
+                obj, sel("add:"), ic_observer_phase(rawValue: 9), recordBefore, nil, nil, &token)
+                == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_intercept_add_observer(obj, sel("dealloc"), IC_OBSERVE_AFTER, recordAfter, nil, nil, &token)
+                == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_intercept_add_dealloc_observer(obj, IC_OBSERVE_AFTER, nil, nil, nil, &token)
+                == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_intercept_remove_observer(0) == IC_ERR_OBSERVER_NOT_FOUND)
         #expect(ic_intercept_remove_observer(.max) == IC_ERR_OBSERVER_NOT_FOUND)
         #expect(ic_intercept_get_class_counters(nil, nil) == IC_ERR_INVALID_ARGUMENT)

@@ -5,7 +5,8 @@ import Testing
 /// super from the class that defines it (storage slot at 0 holds the recorder).
 private func makeDealloc(depth: Int) -> VoidIMP {
     depth == 0
-        ? { this, cmd in deallocBody(this, cmd, depth: 0) } : { this, cmd in deallocBody(this, cmd, depth: 1) }
+        ? { this, cmd in deallocBody(this, cmd, depth: 0) }
+        : { this, cmd in deallocBody(this, cmd, depth: 1) }
 }
 
 private func deallocBody(_ this: ID?, _ cmd: SEL?, depth: Int) {
@@ -24,13 +25,16 @@ struct InterceptDeallocTests {
         arguments: [(false, false), (true, false), (false, true), (true, true)])
     func deallocLayouts(baseImplements: Bool, subImplements: Bool) throws {
         let base = try makeClass(
-            "DBase", storage: 24, methods: baseImplements ? [("dealloc", imp(makeDealloc(depth: 0)), "v@:")] : [])
+            "DBase", storage: 24,
+            methods: baseImplements ? [("dealloc", imp(makeDealloc(depth: 0)), "v@:")] : [])
         let sub = try makeClass(
-            "DSub", superclass: base, methods: subImplements ? [("dealloc", imp(makeDealloc(depth: 1)), "v@:")] : [])
+            "DSub", superclass: base,
+            methods: subImplements ? [("dealloc", imp(makeDealloc(depth: 1)), "v@:")] : [])
         let recorder = Recorder()
         let obj = try #require(ic_class_create_instance(sub))
         let storage = ic_object_storage(obj)!
-        storage.storeBytes(of: Unmanaged.passUnretained(recorder).toOpaque(), as: UnsafeMutableRawPointer.self)
+        storage.storeBytes(
+            of: Unmanaged.passUnretained(recorder).toOpaque(), as: UnsafeMutableRawPointer.self)
         storage.storeBytes(of: base, toByteOffset: 8, as: OpaquePointer.self)
         storage.storeBytes(of: sub, toByteOffset: 16, as: OpaquePointer.self)
 
@@ -100,8 +104,10 @@ struct InterceptDeallocTests {
     func noObserversWhileDying() throws {
         let addDuringDealloc: DeallocCallback = { object, context in
             var token: ic_observer_token = 0
-            let s = ic_intercept_add_dealloc_observer(object, IC_OBSERVE_AFTER, recordDeallocated, nil, nil, &token)
-            let t = ic_intercept_add_observer(object, sel("add:"), IC_OBSERVE_BEFORE, recordBefore, nil, nil, &token)
+            let s = ic_intercept_add_dealloc_observer(
+                object, IC_OBSERVE_AFTER, recordDeallocated, nil, nil, &token)
+            let t = ic_intercept_add_observer(
+                object, sel("add:"), IC_OBSERVE_BEFORE, recordBefore, nil, nil, &token)
             Recorder.from(context).record("\(statusName(s)) \(statusName(t))")
         }
         let cls = try makeClass("DDying", methods: [("add:", imp(addOneIMP), "i@:i")])

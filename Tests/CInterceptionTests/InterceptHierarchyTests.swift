@@ -77,11 +77,14 @@ struct InterceptHierarchyTests {
     }
 
     func destroy(_ obj: ID) {
-        Unmanaged<Recorder>.fromOpaque(ic_object_storage(obj)!.load(as: UnsafeMutableRawPointer.self)).release()
+        Unmanaged<Recorder>.fromOpaque(ic_object_storage(obj)!.load(as: UnsafeMutableRawPointer.self))
+            .release()
         ic_release(obj)
     }
 
-    @Test("a class and its superclass both intercepted, the subclass calling super: each observer sees each call once")
+    @Test(
+        "a class and its superclass both intercepted, the subclass calling super: each observer sees each call once"
+    )
     func classAndSuperclassBothIntercepted() throws {
         let pair = try makePair()
         let log = Recorder()
@@ -155,15 +158,21 @@ struct InterceptHierarchyTests {
 
     @Test("several selectors on one object and one selector on many objects")
     func severalSelectorsManyObjects() throws {
-        let cls = try makeClass("HMany", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
+        let cls = try makeClass(
+            "HMany", methods: [("add:", imp(addOneIMP), "i@:i"), ("ping", imp(voidIMP), "v@:")])
         let objects = try (0..<20).map { _ in try #require(ic_class_create_instance(cls)) }
-        defer { objects.forEach { ic_release($0) } }
+        defer {
+            for obj in objects { ic_release(obj) }
+        }
         let recorders = objects.map { _ in Recorder() }
         for (obj, recorder) in zip(objects, recorders) {
             try observe(obj, "add:", IC_OBSERVE_BEFORE, recordBefore, recorder)
             try observe(obj, "ping", IC_OBSERVE_AFTER, recordAfter, recorder)
         }
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 2, liveObjects: 20, observers: 40, intercepted: 20))
+        #expect(
+            ClassCounters(cls)
+                == ClassCounters(subclasses: 1, optimized: 2, liveObjects: 20, observers: 40, intercepted: 20)
+        )
         for (i, obj) in objects.enumerated() where i % 2 == 0 {
             _ = lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), 1)
             lookup(obj, "ping", as: VoidIMP.self)(obj, sel("ping"))
@@ -183,16 +192,24 @@ struct InterceptHierarchyTests {
             #expect(ic_intercept_prepare_with_options(obj, sel("add:"), options) == IC_OK)
             var t1: ic_observer_token = 0
             var t2: ic_observer_token = 0
-            #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, doubleArgument, nil, nil, &t1) == IC_OK)
-            #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_AFTER, negateResult, nil, nil, &t2) == IC_OK)
+            #expect(
+                ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, doubleArgument, nil, nil, &t1)
+                    == IC_OK)
+            #expect(
+                ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_AFTER, negateResult, nil, nil, &t2)
+                    == IC_OK)
             #expect(lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), 20) == -41)
         }
     }
 
-    @Test("a method replaced in the original class after interception is what intercepted calls run, observed or not, on both paths")
+    @Test(
+        "a method replaced in the original class after interception is what intercepted calls run, observed or not, on both paths"
+    )
     func replacedOriginalIsHonoured() throws {
         let timesThree: Int32Int32IMP = { _, _, x in x &* 3 }
-        for (name, options) in [("HReplaced", UInt32(0)), ("HReplacedFwd", UInt32(IC_INTERCEPT_FORCE_FORWARDING))] {
+        for (name, options) in [
+            ("HReplaced", UInt32(0)), ("HReplacedFwd", UInt32(IC_INTERCEPT_FORCE_FORWARDING)),
+        ] {
             let cls = try makeClass(name, methods: [("add:", imp(addOneIMP), "i@:i")])
             let observedObject = try #require(ic_class_create_instance(cls))
             let quietObject = try #require(ic_class_create_instance(cls))
@@ -238,7 +255,8 @@ struct InterceptHierarchyTests {
         let answerOriginal: ClassIMP = { this, _ in
             ic_object_storage(this)!.load(as: OpaquePointer.self)
         }
-        let kvo = try makeClass("KVONotifying_HKVO", superclass: cls, methods: [("class", imp(answerOriginal), "#@:")])
+        let kvo = try makeClass(
+            "KVONotifying_HKVO", superclass: cls, methods: [("class", imp(answerOriginal), "#@:")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
         ic_object_storage(obj)!.storeBytes(of: cls, as: OpaquePointer.self)

@@ -41,7 +41,9 @@ private let genericOriginal: ObserverCallback = { call, context in
     let sig = ic_invocation_signature(call)
     var all: [UInt8] = []
     for i in 2..<ic_signature_argument_count(sig) {
-        all += Array(UnsafeRawBufferPointer(start: ic_invocation_argument_pointer(call, i), count: ic_signature_argument_size(sig, i)))
+        all += Array(
+            UnsafeRawBufferPointer(
+                start: ic_invocation_argument_pointer(call, i), count: ic_signature_argument_size(sig, i)))
     }
     recorder.record("original", bytes: all, count: all.count)
     let returnType = Character(UnicodeScalar(UInt8(bitPattern: ic_signature_return_type(sig)![0])))
@@ -56,7 +58,9 @@ private let recordAllArguments: ObserverCallback = { call, context in
     let sig = ic_invocation_signature(call)
     var all: [UInt8] = []
     for i in 2..<ic_signature_argument_count(sig) {
-        all += Array(UnsafeRawBufferPointer(start: ic_invocation_argument_pointer(call, i), count: ic_signature_argument_size(sig, i)))
+        all += Array(
+            UnsafeRawBufferPointer(
+                start: ic_invocation_argument_pointer(call, i), count: ic_signature_argument_size(sig, i)))
     }
     Recorder.from(context).record("before", bytes: all, count: all.count)
 }
@@ -107,28 +111,36 @@ struct InterceptSignatureTests {
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(obj, sel("c:"), IC_OBSERVE_BEFORE, setArgument, nil, nil, &token) == IC_OK)
-        #expect(ic_intercept_add_observer(obj, sel("s:"), IC_OBSERVE_BEFORE, setArgument, nil, nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(obj, sel("c:"), IC_OBSERVE_BEFORE, setArgument, nil, nil, &token)
+                == IC_OK)
+        #expect(
+            ic_intercept_add_observer(obj, sel("s:"), IC_OBSERVE_BEFORE, setArgument, nil, nil, &token)
+                == IC_OK)
         let c = lookup(obj, "c:", as: Int32Int32IMP.self)
         let s = lookup(obj, "s:", as: Int32Int32IMP.self)
         #expect(c(obj, sel("c:"), 3) == -5)
         #expect(s(obj, sel("s:"), 3) == 65_000)
         #expect(ict_send_schar_widened(obj, sel("c:"), 3) == -5)
         #expect(ict_send_ushort_widened(obj, sel("s:"), 3) == 65_000)
-        #expect(ic_intercept_add_observer(obj, sel("c:"), IC_OBSERVE_AFTER, setResult, nil, nil, &token) == IC_OK)
-        #expect(ic_intercept_add_observer(obj, sel("s:"), IC_OBSERVE_AFTER, setResult, nil, nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(obj, sel("c:"), IC_OBSERVE_AFTER, setResult, nil, nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(obj, sel("s:"), IC_OBSERVE_AFTER, setResult, nil, nil, &token) == IC_OK)
         #expect(c(obj, sel("c:"), -100) == -7)
         #expect(s(obj, sel("s:"), 3) == 65_001)
         #expect(ict_send_schar_widened(obj, sel("c:"), 3) == -7)
         #expect(ict_send_ushort_widened(obj, sel("s:"), 3) == 65_001)
     }
 
-    @Test("each optimized trampoline passes arguments, keeps the result, and orders before → original → after",
-          arguments: TrampolineKey.all)
+    @Test(
+        "each optimized trampoline passes arguments, keeps the result, and orders before → original → after",
+        arguments: TrampolineKey.all)
     func optimizedTrampoline(_ k: TrampolineKey) throws {
         let recorder = Recorder()
         let sig = try #require(ic_signature_parse(k.encoding))
-        let original = ic_closure_imp_create(sig, genericOriginal, recorder.retainedContext(), recorderRelease)
+        let original = ic_closure_imp_create(
+            sig, genericOriginal, recorder.retainedContext(), recorderRelease)
         try #require(original != nil)
         let cls = try makeClass("Tramp", methods: [("m", original!, k.encoding)])
         let obj = try #require(ic_class_create_instance(cls))
@@ -148,7 +160,8 @@ struct InterceptSignatureTests {
         }
         #expect(ic_invocation_invoke(inv) == IC_OK)
         let expectedReturn = sampleBytes(k.returnClass, position: 9)
-        let returned = Array(UnsafeRawBufferPointer(start: ic_invocation_return_pointer(inv), count: expectedReturn.count))
+        let returned = Array(
+            UnsafeRawBufferPointer(start: ic_invocation_return_pointer(inv), count: expectedReturn.count))
         #expect(returned == expectedReturn)
         #expect(recorder.events == ["before", "original", "after"])
         #expect(recorder.values("before") == [expectedArguments])
@@ -159,8 +172,9 @@ struct InterceptSignatureTests {
         #expect(ic_closure_imp_destroy(original) == IC_OK)
     }
 
-    @Test("every type of the matrix goes through interception unchanged, optimized or forwarded",
-          arguments: TypeCase.all, [false, true])
+    @Test(
+        "every type of the matrix goes through interception unchanged, optimized or forwarded",
+        arguments: TypeCase.all, [false, true])
     func everyTypeIntercepted(_ t: TypeCase, forceForward: Bool) throws {
         let cls = try t.makeTargetClass()
         let obj = try #require(ic_class_create_instance(cls))

@@ -187,7 +187,9 @@ let tallyRelease: ReleaseCallback = { context in
 }
 
 /// Adds a call observer counting into `tally`; returns the status and the token.
-func addTally(_ obj: ID?, _ s: SEL?, _ phase: ic_observer_phase, _ tally: Tally) -> (ic_status, ic_observer_token) {
+func addTally(_ obj: ID?, _ s: SEL?, _ phase: ic_observer_phase, _ tally: Tally) -> (
+    ic_status, ic_observer_token
+) {
     var token: ic_observer_token = 0
     let context = tally.context()
     let status = ic_intercept_add_observer(obj, s, phase, tallyCall, context, tallyRelease, &token)
@@ -196,7 +198,8 @@ func addTally(_ obj: ID?, _ s: SEL?, _ phase: ic_observer_phase, _ tally: Tally)
 }
 
 /// Adds a dealloc observer counting into `tally`.
-func addDeallocTally(_ obj: ID?, _ phase: ic_observer_phase, _ tally: Tally) -> (ic_status, ic_observer_token) {
+func addDeallocTally(_ obj: ID?, _ phase: ic_observer_phase, _ tally: Tally) -> (ic_status, ic_observer_token)
+{
     var token: ic_observer_token = 0
     let context = tally.context()
     let status = ic_intercept_add_dealloc_observer(obj, phase, tallyCall, context, tallyRelease, &token)

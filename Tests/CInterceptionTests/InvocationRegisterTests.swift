@@ -10,10 +10,13 @@ import CInterceptionTestSupport
 import Testing
 
 /// Copies every argument after self and _cmd into the recorder, under "argN".
-private let recordArguments: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
+private let recordArguments: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    call, context in
     let sig = ic_invocation_signature(call)
     for i in 2..<ic_signature_argument_count(sig) {
-        Recorder.from(context).record("arg\(i - 2)", bytes: ic_invocation_argument_pointer(call, i), count: ic_signature_argument_size(sig, i))
+        Recorder.from(context).record(
+            "arg\(i - 2)", bytes: ic_invocation_argument_pointer(call, i),
+            count: ic_signature_argument_size(sig, i))
     }
 }
 
@@ -33,18 +36,24 @@ struct InvocationRegisterTests {
         let mixed = TypeCase.all.first { $0.name == layout.struct }!
         let int = TypeCase.all.first { $0.name == "int" }!
         let double = TypeCase.all.first { $0.name == "double" }!
-        let cases = (layout.leadingDouble ? [double] : []) + Array(repeating: int, count: layout.ints) + [mixed, double]
+        let cases =
+            (layout.leadingDouble ? [double] : []) + Array(repeating: int, count: layout.ints) + [
+                mixed, double,
+            ]
         let encoding = "v@:" + cases.map(\.encoding).joined()
         let sig = try #require(ic_signature_parse(encoding))
         let recorder = Recorder()
-        let callee = try #require(ic_closure_imp_create(sig, recordArguments, recorder.retainedContext(), recorderRelease))
+        let callee = try #require(
+            ic_closure_imp_create(sig, recordArguments, recorder.retainedContext(), recorderRelease))
         defer { ic_closure_imp_destroy(callee) }
 
         // Distinct values: samples, and `other` for the last double so that a mix-up shows.
         let values = cases.enumerated().map { i, t in i == cases.count - 1 ? t.raw.other! : t.raw.sample! }
         let inv = try #require(ic_invocation_create(sig))
         defer { ic_invocation_destroy(inv) }
-        for (i, value) in values.enumerated() { #expect(ic_invocation_set_argument(inv, 2 + i, value) == IC_OK) }
+        for (i, value) in values.enumerated() {
+            #expect(ic_invocation_set_argument(inv, 2 + i, value) == IC_OK)
+        }
 
         // 1. ffi_call straight into the closure.
         #expect(ic_invocation_invoke_imp(inv, callee) == IC_OK)
@@ -53,7 +62,8 @@ struct InvocationRegisterTests {
         let cls = try makeClass("Registers", methods: [("m", callee, encoding)])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
-        #expect(ic_intercept_prepare_with_options(obj, sel("m"), UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(obj, sel("m"), UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
         #expect(ic_invocation_set_target(inv, obj) == IC_OK)
         #expect(ic_invocation_set_selector(inv, sel("m")) == IC_OK)
         #expect(ic_invocation_invoke(inv) == IC_OK)
@@ -62,7 +72,9 @@ struct InvocationRegisterTests {
             let seen = recorder.values("arg\(i)")
             #expect(seen.count == 2)
             for bytes in seen {
-                bytes.withUnsafeBytes { #expect(t.equal($0.baseAddress!, values[i]), "argument \(i) (\(t.name)) of \(encoding)") }
+                bytes.withUnsafeBytes {
+                    #expect(t.equal($0.baseAddress!, values[i]), "argument \(i) (\(t.name)) of \(encoding)")
+                }
             }
         }
     }

@@ -17,7 +17,8 @@ struct MethodTests {
         #expect(ic_class_get_method(sub, sel("value")) == own)
         #expect(ic_class_get_own_method(sub, sel("value")) == nil)
         #expect(ic_method_selector(own) == sel("value"))
-        #expect(unsafeBitCast(ic_method_imp(own), to: UInt.self) == unsafeBitCast(imp(returns1), to: UInt.self))
+        #expect(
+            unsafeBitCast(ic_method_imp(own), to: UInt.self) == unsafeBitCast(imp(returns1), to: UInt.self))
         #expect(ic_method_imp(nil) == nil)
         #expect(String(cString: ic_method_types(own)) == "i@:")
         #expect(String(cString: ic_class_method_types(sub, sel("value"))) == "i@:")
@@ -82,7 +83,8 @@ struct MethodTests {
         #expect(ic_class_replace_method(base, sel("value"), imp(returns3), nil, &old) == IC_OK)
         #expect(old.map { unsafeBitCast($0, to: UInt.self) } == unsafeBitCast(imp(returns1), to: UInt.self))
         // Adding without types is refused.
-        #expect(ic_class_replace_method(base, sel("absent"), imp(returns3), nil, nil) == IC_ERR_INVALID_ARGUMENT)
+        #expect(
+            ic_class_replace_method(base, sel("absent"), imp(returns3), nil, nil) == IC_ERR_INVALID_ARGUMENT)
     }
 
     @Test("the method list holds exactly the class's own methods")
@@ -107,7 +109,9 @@ struct MethodTests {
         let obj = ic_class_create_instance(cls)
         defer { ic_release(obj) }
         #expect(lookup(obj, "a", as: Int32IMP.self)(obj, sel("a")) == 1)  // cached now
-        #expect(ic_method_exchange_imps(ic_class_get_method(cls, sel("a")), ic_class_get_method(cls, sel("b"))) == IC_OK)
+        #expect(
+            ic_method_exchange_imps(ic_class_get_method(cls, sel("a")), ic_class_get_method(cls, sel("b")))
+                == IC_OK)
         #expect(lookup(obj, "a", as: Int32IMP.self)(obj, sel("a")) == 2)
         #expect(lookup(obj, "b", as: Int32IMP.self)(obj, sel("b")) == 1)
         #expect(ic_method_exchange_imps(nil, nil) == IC_ERR_INVALID_ARGUMENT)

@@ -16,7 +16,9 @@ private final class Remover: Sendable {
     let calls = Atomic<Int>(0)
 
     func context() -> UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-    static func from(_ c: UnsafeMutableRawPointer?) -> Remover { Unmanaged<Remover>.fromOpaque(c!).takeUnretainedValue() }
+    static func from(_ c: UnsafeMutableRawPointer?) -> Remover {
+        Unmanaged<Remover>.fromOpaque(c!).takeUnretainedValue()
+    }
 
     func run() {
         calls.add(1, ordering: .relaxed)
@@ -42,7 +44,9 @@ private let reenterAdd: ObserverCallback = { call, context in
 
 @Suite("Bad input: misuse of valid arguments")
 struct MisuseTests {
-    @Test("a selector no class implements: class queries answer nothing and record no error, and looking its name up does not register it")
+    @Test(
+        "a selector no class implements: class queries answer nothing and record no error, and looking its name up does not register it"
+    )
     func unknownSelectorAnswersNothing() throws {
         let cls = try makeClass("MUnknown", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
@@ -54,7 +58,9 @@ struct MisuseTests {
         #expect(ic_class_get_imp(cls, unknown) == nil)
         #expect(ic_class_method_types(cls, unknown) == nil)
         #expect(!ic_class_responds_to(cls, unknown))
-        #expect(!lookup(obj, "respondsToSelector:", as: BoolSelIMP.self)(obj, sel("respondsToSelector:"), unknown))
+        #expect(
+            !lookup(obj, "respondsToSelector:", as: BoolSelIMP.self)(obj, sel("respondsToSelector:"), unknown)
+        )
         #expect(ic_intercept_path_of(obj, unknown) == IC_PATH_NONE)
         #expect(ic_error_status() == IC_OK)
         let name = uniqueName("misuse.neverRegistered")
@@ -62,7 +68,9 @@ struct MisuseTests {
         #expect(ic_sel_lookup(name) == nil)  // the first lookup did not register it
     }
 
-    @Test("observing a selector the class does not implement is refused: the object stays in its class, no observer is counted, and the context stays the caller's")
+    @Test(
+        "observing a selector the class does not implement is refused: the object stays in its class, no observer is counted, and the context stays the caller's"
+    )
     func observingUnknownSelector() throws {
         let cls = try makeClass("MObserveUnknown", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
@@ -70,7 +78,8 @@ struct MisuseTests {
         let tally = Tally()
         let context = tally.context()
         var token: ic_observer_token = 0
-        let status = ic_intercept_add_observer(obj, sel("misuse.missing:"), IC_OBSERVE_AFTER, tallyCall, context, tallyRelease, &token)
+        let status = ic_intercept_add_observer(
+            obj, sel("misuse.missing:"), IC_OBSERVE_AFTER, tallyCall, context, tallyRelease, &token)
         #expect(statusName(status) == "IC_ERR_METHOD_NOT_FOUND")
         #expect(token == 0)
         #expect(ic_object_get_class(obj) == cls)
@@ -87,15 +96,21 @@ struct MisuseTests {
         #expect(ic_intercept_remove_observer(good) == IC_OK)
     }
 
-    @Test("replacing a missing method with a malformed or non-method encoding is refused; replacing an existing one ignores the encoding")
+    @Test(
+        "replacing a missing method with a malformed or non-method encoding is refused; replacing an existing one ignores the encoding"
+    )
     func replaceWithBadEncoding() throws {
         let returns7: Int32Int32IMP = { _, _, _ in 7 }
         let cls = try makeClass("MReplaceBad", methods: [("add:", imp(addOneIMP), "i@:i")])
         var old: ic_imp? = imp(voidIMP)
-        #expect(statusName(ic_class_replace_method(cls, sel("misuse.new:"), imp(returns7), "i@:{P=i", &old)) == "IC_ERR_MALFORMED_ENCODING")
+        #expect(
+            statusName(ic_class_replace_method(cls, sel("misuse.new:"), imp(returns7), "i@:{P=i", &old))
+                == "IC_ERR_MALFORMED_ENCODING")
         #expect(ic_error_position() == 7)
         #expect(address(old) == 0)
-        #expect(statusName(ic_class_replace_method(cls, sel("misuse.new:"), imp(returns7), "ii", nil)) == "IC_ERR_SIGNATURE_MISMATCH")
+        #expect(
+            statusName(ic_class_replace_method(cls, sel("misuse.new:"), imp(returns7), "ii", nil))
+                == "IC_ERR_SIGNATURE_MISMATCH")
         #expect(ic_class_get_own_method(cls, sel("misuse.new:")) == nil)
         // An existing method keeps its encoding: the one given is not even parsed.
         #expect(ic_class_replace_method(cls, sel("add:"), imp(returns7), "not an encoding", &old) == IC_OK)
@@ -106,7 +121,9 @@ struct MisuseTests {
         #expect(lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), 1) == 7)
     }
 
-    @Test("removing a dealloc observer twice: the second removal is refused, the observer never fires, its context is released once")
+    @Test(
+        "removing a dealloc observer twice: the second removal is refused, the observer never fires, its context is released once"
+    )
     func doubleRemovalOfDeallocObservers() throws {
         let cls = try makeClass("MDoubleRemoval")
         let obj = try #require(ic_class_create_instance(cls))
@@ -123,15 +140,21 @@ struct MisuseTests {
         #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1))
     }
 
-    @Test("an observer removing itself from inside its callback, on either path and in either phase, runs once; removing it again is refused", arguments: [false, true], [IC_OBSERVE_BEFORE, IC_OBSERVE_AFTER])
+    @Test(
+        "an observer removing itself from inside its callback, on either path and in either phase, runs once; removing it again is refused",
+        arguments: [false, true], [IC_OBSERVE_BEFORE, IC_OBSERVE_AFTER])
     func selfRemovalOnEveryPath(forceForwarding: Bool, phase: ic_observer_phase) throws {
         let cls = try makeClass("MSelfRemoval", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
-        #expect(ic_intercept_prepare_with_options(obj, sel("add:"), forceForwarding ? UInt32(IC_INTERCEPT_FORCE_FORWARDING) : 0) == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(
+                obj, sel("add:"), forceForwarding ? UInt32(IC_INTERCEPT_FORCE_FORWARDING) : 0) == IC_OK)
         let remover = Remover()
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(obj, sel("add:"), phase, removerCall, remover.context(), nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(obj, sel("add:"), phase, removerCall, remover.context(), nil, &token)
+                == IC_OK)
         remover.victim.store(token, ordering: .relaxed)
         for x in Int32(0)..<3 {
             #expect(lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), x) == x + 1)
@@ -142,13 +165,17 @@ struct MisuseTests {
         #expect(ic_object_get_class(obj) == cls)  // its only observer left: moved back
     }
 
-    @Test("a dealloc observer removing itself while it runs: the removal succeeds, it runs once", arguments: [IC_OBSERVE_BEFORE, IC_OBSERVE_AFTER])
+    @Test(
+        "a dealloc observer removing itself while it runs: the removal succeeds, it runs once",
+        arguments: [IC_OBSERVE_BEFORE, IC_OBSERVE_AFTER])
     func deallocObserverRemovesItself(phase: ic_observer_phase) throws {
         let cls = try makeClass("MDeallocSelfRemoval")
         let obj = try #require(ic_class_create_instance(cls))
         let remover = Remover()
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_dealloc_observer(obj, phase, removerCall, remover.context(), nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_dealloc_observer(obj, phase, removerCall, remover.context(), nil, &token)
+                == IC_OK)
         remover.victim.store(token, ordering: .relaxed)
         ic_release(obj)
         #expect(remover.calls.load(ordering: .relaxed) == 1)
@@ -165,7 +192,10 @@ struct MisuseTests {
         defer { ic_release(obj) }
         let remover = Remover()
         var removerToken: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, removerCall, remover.context(), nil, &removerToken) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(
+                obj, sel("add:"), IC_OBSERVE_BEFORE, removerCall, remover.context(), nil, &removerToken)
+                == IC_OK)
         let victim = Tally()
         let (status, victimToken) = addTally(obj, sel("add:"), IC_OBSERVE_BEFORE, victim)
         #expect(status == IC_OK)
@@ -181,17 +211,24 @@ struct MisuseTests {
         #expect(victim.released == 1)
     }
 
-    @Test("an observer re-entering the intercepted method sees each call once, to any depth, on either path and in either phase", arguments: [false, true], [IC_OBSERVE_BEFORE, IC_OBSERVE_AFTER])
+    @Test(
+        "an observer re-entering the intercepted method sees each call once, to any depth, on either path and in either phase",
+        arguments: [false, true], [IC_OBSERVE_BEFORE, IC_OBSERVE_AFTER])
     func reentryOnEveryPath(forceForwarding: Bool, phase: ic_observer_phase) throws {
         let cls = try makeClass("MReenter", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
         defer { ic_release(obj) }
-        #expect(ic_intercept_prepare_with_options(obj, sel("add:"), forceForwarding ? UInt32(IC_INTERCEPT_FORCE_FORWARDING) : 0) == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(
+                obj, sel("add:"), forceForwarding ? UInt32(IC_INTERCEPT_FORCE_FORWARDING) : 0) == IC_OK)
         let reentries = Tally()
         let other = Tally()
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(obj, sel("add:"), phase, reenterAdd, reentries.context(), tallyRelease, &token) == IC_OK)
-        _ = addTally(obj, sel("add:"), phase == IC_OBSERVE_BEFORE ? IC_OBSERVE_AFTER : IC_OBSERVE_BEFORE, other)
+        #expect(
+            ic_intercept_add_observer(
+                obj, sel("add:"), phase, reenterAdd, reentries.context(), tallyRelease, &token) == IC_OK)
+        _ = addTally(
+            obj, sel("add:"), phase == IC_OBSERVE_BEFORE ? IC_OBSERVE_AFTER : IC_OBSERVE_BEFORE, other)
         #expect(lookup(obj, "add:", as: Int32Int32IMP.self)(obj, sel("add:"), 40) == 41)
         #expect(reentries.seen == 41)  // x = 40, 39, ..., 0
         #expect(other.seen == 41)
@@ -208,7 +245,9 @@ struct MisuseTests {
         defer { ic_release(obj) }
         let remover = Remover()
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_AFTER, quiescing, remover.context(), nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(
+                obj, sel("add:"), IC_OBSERVE_AFTER, quiescing, remover.context(), nil, &token) == IC_OK)
         let victim = Tally()
         let (_, victimToken) = addTally(obj, sel("add:"), IC_OBSERVE_BEFORE, victim)
         remover.victim.store(victimToken, ordering: .relaxed)
@@ -222,7 +261,9 @@ struct MisuseTests {
         #expect(victim.released == 1)  // reclaimed once outside the observer
     }
 
-    @Test("a retain and extra releases from inside a deallocating observer neither resurrect the object nor deallocate it twice")
+    @Test(
+        "a retain and extra releases from inside a deallocating observer neither resurrect the object nor deallocate it twice"
+    )
     func releaseInsideDeallocatingObserver() throws {
         let juggling: DeallocCallback = { object, context in
             ic_retain(object)
@@ -235,7 +276,9 @@ struct MisuseTests {
         let deallocating = Tally()
         let deallocated = Tally()
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_dealloc_observer(obj, IC_OBSERVE_BEFORE, juggling, deallocating.context(), tallyRelease, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_dealloc_observer(
+                obj, IC_OBSERVE_BEFORE, juggling, deallocating.context(), tallyRelease, &token) == IC_OK)
         #expect(addDeallocTally(obj, IC_OBSERVE_AFTER, deallocated).0 == IC_OK)
         ic_release(obj)
         #expect(deallocating.seen == 1)
@@ -245,7 +288,9 @@ struct MisuseTests {
         #expect(deallocating.released == 1 && deallocated.released == 1)
     }
 
-    @Test("an object released from inside another object's deallocated observer is torn down there; each of its observers fires once")
+    @Test(
+        "an object released from inside another object's deallocated observer is torn down there; each of its observers fires once"
+    )
     func teardownInsideTeardown() throws {
         let releaseInner: DeallocCallback = { _, context in
             ic_release(OpaquePointer(context))
@@ -260,7 +305,9 @@ struct MisuseTests {
         #expect(lookup(inner, "add:", as: Int32Int32IMP.self)(inner, sel("add:"), 1) == 2)
         var token: ic_observer_token = 0
         // The outer object's observer owns the inner object (+1 given away here).
-        #expect(ic_intercept_add_dealloc_observer(outer, IC_OBSERVE_AFTER, releaseInner, UnsafeMutableRawPointer(inner), nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_dealloc_observer(
+                outer, IC_OBSERVE_AFTER, releaseInner, UnsafeMutableRawPointer(inner), nil, &token) == IC_OK)
         #expect(ClassCounters(cls).observers == 4)
         ic_release(outer)
         #expect(innerTallies.deallocating.seen == 1)
@@ -268,7 +315,9 @@ struct MisuseTests {
         #expect(innerTallies.calls.seen == 1)
         #expect(ic_class_live_instance_count(cls) == 0)
         ic_intercept_quiesce()
-        #expect(innerTallies.deallocating.released == 1 && innerTallies.deallocated.released == 1 && innerTallies.calls.released == 1)
+        #expect(
+            innerTallies.deallocating.released == 1 && innerTallies.deallocated.released == 1
+                && innerTallies.calls.released == 1)
         #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 2))
     }
 
@@ -298,7 +347,10 @@ struct MisuseTests {
         }
         let box = EngineUsingContext(other: other)
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(obj, sel("add:"), IC_OBSERVE_BEFORE, ignoreCall, Unmanaged.passRetained(box).toOpaque(), release, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(
+                obj, sel("add:"), IC_OBSERVE_BEFORE, ignoreCall, Unmanaged.passRetained(box).toOpaque(),
+                release, &token) == IC_OK)
         #expect(ic_intercept_remove_observer(token) == IC_OK)
         ic_intercept_quiesce()
         #expect(box.statuses.load(ordering: .relaxed) == 2)
@@ -306,7 +358,9 @@ struct MisuseTests {
         #expect(ic_object_get_class(other) == cls)
     }
 
-    @Test("forcing the forward path after the optimized one was chosen keeps the optimized path: the first request decides")
+    @Test(
+        "forcing the forward path after the optimized one was chosen keeps the optimized path: the first request decides"
+    )
     func firstRequestDecidesThePath() throws {
         let cls = try makeClass("MFirstDecides", methods: [("add:", imp(addOneIMP), "i@:i")])
         let first = try #require(ic_class_create_instance(cls))
@@ -316,14 +370,21 @@ struct MisuseTests {
             ic_release(second)
         }
         #expect(ic_intercept_prepare(first, sel("add:")) == IC_OK)
-        #expect(ic_intercept_prepare_with_options(second, sel("add:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
-        #expect(ic_intercept_prepare_with_options(first, sel("add:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(second, sel("add:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING))
+                == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(first, sel("add:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING))
+                == IC_OK)
         #expect(ic_intercept_path_of(first, sel("add:")) == IC_PATH_OPTIMIZED)
         #expect(ic_intercept_path_of(second, sel("add:")) == IC_PATH_OPTIMIZED)
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 2))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 2, intercepted: 2))
     }
 
-    @Test("an interception subclass cannot be instantiated, and its counters read as zero: they are kept on its original class")
+    @Test(
+        "an interception subclass cannot be instantiated, and its counters read as zero: they are kept on its original class"
+    )
     func interceptionSubclassIsNotAClassToUse() throws {
         let cls = try makeClass("MSubclassMisuse", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
@@ -334,6 +395,7 @@ struct MisuseTests {
         #expect(ic_class_create_instance(subclass) == nil)
         #expect(ic_error_status() == IC_ERR_INVALID_ARGUMENT)
         #expect(ClassCounters(subclass) == ClassCounters())
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1, intercepted: 1))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1, intercepted: 1))
     }
 }

@@ -19,14 +19,19 @@ struct BadInputFixture {
 }
 
 /// Expects the call to fail with `expected` and to record it as the thread's last error.
-private func expectRefused(_ status: ic_status, _ expected: ic_status = IC_ERR_INVALID_ARGUMENT, sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectRefused(
+    _ status: ic_status, _ expected: ic_status = IC_ERR_INVALID_ARGUMENT,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(statusName(status) == statusName(expected), sourceLocation: sourceLocation)
     #expect(statusName(ic_error_status()) == statusName(expected), sourceLocation: sourceLocation)
 }
 
 /// Runs `body` with a cleared last error, then expects `expected` to be recorded (IC_OK: nothing
 /// recorded: the function answered without failing).
-private func expectRecorded(_ expected: ic_status, sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) {
+private func expectRecorded(
+    _ expected: ic_status, sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void
+) {
     ic_error_clear()
     body()
     #expect(statusName(ic_error_status()) == statusName(expected), sourceLocation: sourceLocation)
@@ -48,17 +53,26 @@ let functionsWithoutArguments: Set<String> = [
 func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void)] {
     [
         // ic_base.h
-        ("ic_status_name", { _ in #expect(String(cString: ic_status_name(ic_status(rawValue: 12345))) == "IC_ERR_UNKNOWN") }),
+        (
+            "ic_status_name",
+            { _ in #expect(String(cString: ic_status_name(ic_status(rawValue: 12345))) == "IC_ERR_UNKNOWN") }
+        ),
 
         // ic_selector.h
-        ("ic_sel_register", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_sel_register(nil) == nil) } }),
+        (
+            "ic_sel_register",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_sel_register(nil) == nil) } }
+        ),
         ("ic_sel_lookup", { _ in expectRecorded(IC_OK) { #expect(ic_sel_lookup(nil) == nil) } }),
         ("ic_sel_name", { _ in #expect(ic_sel_name(nil) == nil) }),
 
         // ic_class.h
-        ("ic_class_allocate", { _ in
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_class_allocate(nil, nil, 0) == nil) }
-        }),
+        (
+            "ic_class_allocate",
+            { _ in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_class_allocate(nil, nil, 0) == nil) }
+            }
+        ),
         ("ic_class_register", { _ in expectRefused(ic_class_register(nil)) }),
         ("ic_class_dispose", { _ in expectRefused(ic_class_dispose(nil)) }),
         ("ic_class_lookup", { _ in expectRecorded(IC_OK) { #expect(ic_class_lookup(nil) == nil) } }),
@@ -68,119 +82,197 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
         ("ic_class_storage_offset", { _ in #expect(ic_class_storage_offset(nil) == 0) }),
         ("ic_class_storage_size", { _ in #expect(ic_class_storage_size(nil) == 0) }),
         ("ic_class_is_registered", { _ in #expect(!ic_class_is_registered(nil)) }),
-        ("ic_class_is_subclass_of", { f in
-            #expect(!ic_class_is_subclass_of(nil, f.cls))
-            #expect(!ic_class_is_subclass_of(f.cls, nil))
-        }),
-        ("ic_class_responds_to", { f in
-            #expect(!ic_class_responds_to(nil, f.s))
-            #expect(!ic_class_responds_to(f.cls, nil))
-        }),
+        (
+            "ic_class_is_subclass_of",
+            { f in
+                #expect(!ic_class_is_subclass_of(nil, f.cls))
+                #expect(!ic_class_is_subclass_of(f.cls, nil))
+            }
+        ),
+        (
+            "ic_class_responds_to",
+            { f in
+                #expect(!ic_class_responds_to(nil, f.s))
+                #expect(!ic_class_responds_to(f.cls, nil))
+            }
+        ),
         ("ic_class_is_interception_subclass", { _ in #expect(!ic_class_is_interception_subclass(nil)) }),
         ("ic_class_forwards_invocations", { _ in #expect(!ic_class_forwards_invocations(nil)) }),
         ("ic_class_live_instance_count", { _ in #expect(ic_class_live_instance_count(nil) == 0) }),
-        ("ic_class_add_method", { f in
-            expectRefused(ic_class_add_method(nil, f.s, imp(addOneIMP), "i@:i"))
-            expectRefused(ic_class_add_method(f.cls, nil, imp(addOneIMP), "i@:i"))
-            expectRefused(ic_class_add_method(f.cls, sel("nullCase.new"), nil, "i@:i"))
-            expectRefused(ic_class_add_method(f.cls, sel("nullCase.new"), imp(addOneIMP), nil))
-            #expect(ic_class_get_own_method(f.cls, sel("nullCase.new")) == nil)
-        }),
-        ("ic_class_replace_method", { f in
-            var old: ic_imp? = imp(voidIMP)
-            expectRefused(ic_class_replace_method(nil, f.s, imp(addOneIMP), "i@:i", &old))
-            #expect(address(old) == 0)  // set to NULL even on failure
-            expectRefused(ic_class_replace_method(f.cls, nil, imp(addOneIMP), "i@:i", nil))
-            expectRefused(ic_class_replace_method(f.cls, f.s, nil, "i@:i", nil))
-            // Types are needed only to add: NULL types for a missing method are refused.
-            expectRefused(ic_class_replace_method(f.cls, sel("nullCase.missing"), imp(addOneIMP), nil, nil))
-            #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))
-        }),
-        ("ic_class_get_method", { f in
-            #expect(ic_class_get_method(nil, f.s) == nil)
-            #expect(ic_class_get_method(f.cls, nil) == nil)
-        }),
-        ("ic_class_get_own_method", { f in
-            #expect(ic_class_get_own_method(nil, f.s) == nil)
-            #expect(ic_class_get_own_method(f.cls, nil) == nil)
-        }),
-        ("ic_class_get_imp", { f in
-            #expect(ic_class_get_imp(nil, f.s) == nil)
-            #expect(ic_class_get_imp(f.cls, nil) == nil)
-        }),
-        ("ic_class_method_types", { f in
-            #expect(ic_class_method_types(nil, f.s) == nil)
-            #expect(ic_class_method_types(f.cls, nil) == nil)
-        }),
-        ("ic_class_copy_method_list", { f in
-            var count = 99
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_class_copy_method_list(nil, &count) == nil) }
-            #expect(count == 0)
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_class_copy_method_list(f.cls, nil) == nil) }
-        }),
+        (
+            "ic_class_add_method",
+            { f in
+                expectRefused(ic_class_add_method(nil, f.s, imp(addOneIMP), "i@:i"))
+                expectRefused(ic_class_add_method(f.cls, nil, imp(addOneIMP), "i@:i"))
+                expectRefused(ic_class_add_method(f.cls, sel("nullCase.new"), nil, "i@:i"))
+                expectRefused(ic_class_add_method(f.cls, sel("nullCase.new"), imp(addOneIMP), nil))
+                #expect(ic_class_get_own_method(f.cls, sel("nullCase.new")) == nil)
+            }
+        ),
+        (
+            "ic_class_replace_method",
+            { f in
+                var old: ic_imp? = imp(voidIMP)
+                expectRefused(ic_class_replace_method(nil, f.s, imp(addOneIMP), "i@:i", &old))
+                #expect(address(old) == 0)  // set to NULL even on failure
+                expectRefused(ic_class_replace_method(f.cls, nil, imp(addOneIMP), "i@:i", nil))
+                expectRefused(ic_class_replace_method(f.cls, f.s, nil, "i@:i", nil))
+                // Types are needed only to add: NULL types for a missing method are refused.
+                expectRefused(
+                    ic_class_replace_method(f.cls, sel("nullCase.missing"), imp(addOneIMP), nil, nil))
+                #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))
+            }
+        ),
+        (
+            "ic_class_get_method",
+            { f in
+                #expect(ic_class_get_method(nil, f.s) == nil)
+                #expect(ic_class_get_method(f.cls, nil) == nil)
+            }
+        ),
+        (
+            "ic_class_get_own_method",
+            { f in
+                #expect(ic_class_get_own_method(nil, f.s) == nil)
+                #expect(ic_class_get_own_method(f.cls, nil) == nil)
+            }
+        ),
+        (
+            "ic_class_get_imp",
+            { f in
+                #expect(ic_class_get_imp(nil, f.s) == nil)
+                #expect(ic_class_get_imp(f.cls, nil) == nil)
+            }
+        ),
+        (
+            "ic_class_method_types",
+            { f in
+                #expect(ic_class_method_types(nil, f.s) == nil)
+                #expect(ic_class_method_types(f.cls, nil) == nil)
+            }
+        ),
+        (
+            "ic_class_copy_method_list",
+            { f in
+                var count = 99
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_copy_method_list(nil, &count) == nil)
+                }
+                #expect(count == 0)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_copy_method_list(f.cls, nil) == nil)
+                }
+            }
+        ),
         ("ic_method_selector", { _ in #expect(ic_method_selector(nil) == nil) }),
         ("ic_method_imp", { _ in #expect(ic_method_imp(nil) == nil) }),
-        ("ic_method_set_imp", { f in
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_method_set_imp(nil, imp(addOneIMP)) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_method_set_imp(f.method, nil) == nil) }
-            #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))  // unchanged
-        }),
+        (
+            "ic_method_set_imp",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_method_set_imp(nil, imp(addOneIMP)) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_method_set_imp(f.method, nil) == nil) }
+                #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))  // unchanged
+            }
+        ),
         ("ic_method_types", { _ in #expect(ic_method_types(nil) == nil) }),
-        ("ic_method_signature", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_method_signature(nil) == nil) } }),
-        ("ic_method_exchange_imps", { f in
-            expectRefused(ic_method_exchange_imps(nil, f.method))
-            expectRefused(ic_method_exchange_imps(f.method, nil))
-            #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))
-        }),
+        (
+            "ic_method_signature",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_method_signature(nil) == nil) } }
+        ),
+        (
+            "ic_method_exchange_imps",
+            { f in
+                expectRefused(ic_method_exchange_imps(nil, f.method))
+                expectRefused(ic_method_exchange_imps(f.method, nil))
+                #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))
+            }
+        ),
 
         // ic_object.h
-        ("ic_class_create_instance", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_class_create_instance(nil) == nil) } }),
+        (
+            "ic_class_create_instance",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_class_create_instance(nil) == nil) } }
+        ),
         ("ic_object_get_class", { _ in #expect(ic_object_get_class(nil) == nil) }),
-        ("ic_object_set_class", { f in
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_set_class(nil, f.cls) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_set_class(f.obj, nil) == nil) }
-            #expect(ic_object_get_class(f.obj) == f.cls)
-        }),
+        (
+            "ic_object_set_class",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_set_class(nil, f.cls) == nil) }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_set_class(f.obj, nil) == nil) }
+                #expect(ic_object_get_class(f.obj) == f.cls)
+            }
+        ),
         ("ic_object_class_name", { _ in #expect(ic_object_class_name(nil) == nil) }),
         ("ic_object_storage", { _ in #expect(ic_object_storage(nil) == nil) }),
-        ("ic_object_storage_for_class", { f in
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_storage_for_class(nil, f.cls) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_storage_for_class(f.obj, nil) == nil) }
-        }),
+        (
+            "ic_object_storage_for_class",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_object_storage_for_class(nil, f.cls) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_object_storage_for_class(f.obj, nil) == nil)
+                }
+            }
+        ),
         ("ic_retain", { _ in #expect(ic_retain(nil) == nil) }),
         ("ic_release", { _ in ic_release(nil) }),  // ignored, as documented
         ("ic_object_retain_count", { _ in #expect(ic_object_retain_count(nil) == 0) }),
         ("ic_object_is_deallocating", { _ in #expect(!ic_object_is_deallocating(nil)) }),
-        ("ic_object_set_associated", { f in
-            expectRefused(ic_object_set_associated(nil, UnsafeRawPointer(f.s), f.obj, IC_ASSOCIATION_ASSIGN))
-            expectRefused(ic_object_set_associated(f.obj, nil, f.obj, IC_ASSOCIATION_ASSIGN))
-        }),
-        ("ic_object_get_associated", { f in
-            #expect(ic_object_get_associated(nil, UnsafeRawPointer(f.s)) == nil)
-            #expect(ic_object_get_associated(f.obj, nil) == nil)
-        }),
-        ("ic_object_copy_associated", { f in
-            #expect(ic_object_copy_associated(nil, UnsafeRawPointer(f.s)) == nil)
-            #expect(ic_object_copy_associated(f.obj, nil) == nil)
-        }),
-        ("ic_object_remove_associated_objects", { _ in expectRefused(ic_object_remove_associated_objects(nil)) }),
+        (
+            "ic_object_set_associated",
+            { f in
+                expectRefused(
+                    ic_object_set_associated(nil, UnsafeRawPointer(f.s), f.obj, IC_ASSOCIATION_ASSIGN))
+                expectRefused(ic_object_set_associated(f.obj, nil, f.obj, IC_ASSOCIATION_ASSIGN))
+            }
+        ),
+        (
+            "ic_object_get_associated",
+            { f in
+                #expect(ic_object_get_associated(nil, UnsafeRawPointer(f.s)) == nil)
+                #expect(ic_object_get_associated(f.obj, nil) == nil)
+            }
+        ),
+        (
+            "ic_object_copy_associated",
+            { f in
+                #expect(ic_object_copy_associated(nil, UnsafeRawPointer(f.s)) == nil)
+                #expect(ic_object_copy_associated(f.obj, nil) == nil)
+            }
+        ),
+        (
+            "ic_object_remove_associated_objects",
+            { _ in expectRefused(ic_object_remove_associated_objects(nil)) }
+        ),
         ("ic_weak_store", { f in expectRefused(ic_weak_store(nil, f.obj)) }),
         ("ic_weak_load_retained", { _ in #expect(ic_weak_load_retained(nil) == nil) }),
         ("ic_weak_destroy", { _ in ic_weak_destroy(nil) }),  // ignored
 
         // ic_message.h (a NULL selector or superclass traps: TrapTests)
-        ("ic_msg_lookup", { f in
-            #expect(address(ic_msg_lookup(nil, f.s)) == address(ic_nil_imp))
-        }),
-        ("ic_msg_lookup_super", { f in
-            let nilIMP = address(ic_nil_imp)
-            #expect(address(ic_msg_lookup_super(nil, f.s)) == nilIMP)
-            var toNobody = ic_super(receiver: nil, super_class: f.cls)
-            #expect(address(ic_msg_lookup_super(&toNobody, f.s)) == nilIMP)
-        }),
+        (
+            "ic_msg_lookup",
+            { f in
+                #expect(address(ic_msg_lookup(nil, f.s)) == address(ic_nil_imp))
+            }
+        ),
+        (
+            "ic_msg_lookup_super",
+            { f in
+                let nilIMP = address(ic_nil_imp)
+                #expect(address(ic_msg_lookup_super(nil, f.s)) == nilIMP)
+                var toNobody = ic_super(receiver: nil, super_class: f.cls)
+                #expect(address(ic_msg_lookup_super(&toNobody, f.s)) == nilIMP)
+            }
+        ),
 
         // ic_signature.h
-        ("ic_signature_parse", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_signature_parse(nil) == nil) } }),
+        (
+            "ic_signature_parse",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_signature_parse(nil) == nil) } }
+        ),
         ("ic_signature_types", { _ in #expect(ic_signature_types(nil) == nil) }),
         ("ic_signature_argument_count", { _ in #expect(ic_signature_argument_count(nil) == 0) }),
         ("ic_signature_is_method", { _ in #expect(!ic_signature_is_method(nil)) }),
@@ -190,128 +282,220 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
         ("ic_signature_return_type", { _ in #expect(ic_signature_return_type(nil) == nil) }),
         ("ic_signature_return_size", { _ in #expect(ic_signature_return_size(nil) == 0) }),
         ("ic_signature_return_alignment", { _ in #expect(ic_signature_return_alignment(nil) == 0) }),
-        ("ic_encoding_size_and_alignment", { _ in
-            var size = 7
-            var alignment = 7
-            expectRefused(ic_encoding_size_and_alignment(nil, &size, &alignment, nil))
-            #expect(size == 7 && alignment == 7)  // untouched
-            // Every output is optional.
-            #expect(ic_encoding_size_and_alignment("{P=dd}", nil, nil, nil) == IC_OK)
-        }),
+        (
+            "ic_encoding_size_and_alignment",
+            { _ in
+                var size = 7
+                var alignment = 7
+                expectRefused(ic_encoding_size_and_alignment(nil, &size, &alignment, nil))
+                #expect(size == 7 && alignment == 7)  // untouched
+                // Every output is optional.
+                #expect(ic_encoding_size_and_alignment("{P=dd}", nil, nil, nil) == IC_OK)
+            }
+        ),
         ("ic_encoding_validate", { _ in expectRefused(ic_encoding_validate(nil)) }),
 
         // ic_invocation.h
-        ("ic_invocation_create", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_create(nil) == nil) } }),
+        (
+            "ic_invocation_create",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_create(nil) == nil) } }
+        ),
         ("ic_invocation_destroy", { _ in ic_invocation_destroy(nil) }),  // ignored
         ("ic_invocation_size", { _ in #expect(ic_invocation_size(nil) == 0) }),
-        ("ic_invocation_init_in", { f in
-            let size = ic_invocation_size(f.sig)
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + 16, alignment: 16)
-            defer { buffer.deallocate() }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(nil, size, f.sig) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(buffer, size, nil) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(buffer, size - 1, f.sig) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_init_in(buffer + 8, size, f.sig) == nil) }
-        }),
-        ("ic_invocation_copy", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_copy(nil) == nil) } }),
+        (
+            "ic_invocation_init_in",
+            { f in
+                let size = ic_invocation_size(f.sig)
+                let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + 16, alignment: 16)
+                defer { buffer.deallocate() }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_invocation_init_in(nil, size, f.sig) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_invocation_init_in(buffer, size, nil) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_invocation_init_in(buffer, size - 1, f.sig) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_invocation_init_in(buffer + 8, size, f.sig) == nil)
+                }
+            }
+        ),
+        (
+            "ic_invocation_copy",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_copy(nil) == nil) } }
+        ),
         ("ic_invocation_signature", { _ in #expect(ic_invocation_signature(nil) == nil) }),
-        ("ic_invocation_get_argument", { f in
-            var x: Int32 = 0
-            expectRefused(ic_invocation_get_argument(nil, 2, &x))
-            expectRefused(ic_invocation_get_argument(f.inv, 2, nil))
-        }),
-        ("ic_invocation_set_argument", { f in
-            var x: Int32 = 5
-            expectRefused(ic_invocation_set_argument(nil, 2, &x))
-            expectRefused(ic_invocation_set_argument(f.inv, 2, nil))
-        }),
+        (
+            "ic_invocation_get_argument",
+            { f in
+                var x: Int32 = 0
+                expectRefused(ic_invocation_get_argument(nil, 2, &x))
+                expectRefused(ic_invocation_get_argument(f.inv, 2, nil))
+            }
+        ),
+        (
+            "ic_invocation_set_argument",
+            { f in
+                var x: Int32 = 5
+                expectRefused(ic_invocation_set_argument(nil, 2, &x))
+                expectRefused(ic_invocation_set_argument(f.inv, 2, nil))
+            }
+        ),
         ("ic_invocation_argument_pointer", { _ in #expect(ic_invocation_argument_pointer(nil, 0) == nil) }),
-        ("ic_invocation_get_return_value", { f in
-            var r: Int32 = 0
-            expectRefused(ic_invocation_get_return_value(nil, &r))
-            expectRefused(ic_invocation_get_return_value(f.inv, nil))
-        }),
-        ("ic_invocation_set_return_value", { f in
-            var r: Int32 = 0
-            expectRefused(ic_invocation_set_return_value(nil, &r))
-            expectRefused(ic_invocation_set_return_value(f.inv, nil))
-        }),
+        (
+            "ic_invocation_get_return_value",
+            { f in
+                var r: Int32 = 0
+                expectRefused(ic_invocation_get_return_value(nil, &r))
+                expectRefused(ic_invocation_get_return_value(f.inv, nil))
+            }
+        ),
+        (
+            "ic_invocation_set_return_value",
+            { f in
+                var r: Int32 = 0
+                expectRefused(ic_invocation_set_return_value(nil, &r))
+                expectRefused(ic_invocation_set_return_value(f.inv, nil))
+            }
+        ),
         ("ic_invocation_return_pointer", { _ in #expect(ic_invocation_return_pointer(nil) == nil) }),
-        ("ic_invocation_target", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_target(nil) == nil) } }),
+        (
+            "ic_invocation_target",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_target(nil) == nil) } }
+        ),
         ("ic_invocation_set_target", { f in expectRefused(ic_invocation_set_target(nil, f.obj)) }),
-        ("ic_invocation_selector", { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_selector(nil) == nil) } }),
-        ("ic_invocation_set_selector", { f in
-            expectRefused(ic_invocation_set_selector(nil, f.s))
-            expectRefused(ic_invocation_set_selector(f.inv, nil))
-        }),
-        ("ic_invocation_invoke", { f in
-            expectRefused(ic_invocation_invoke(nil))
-            // A new invocation has a NULL selector: refused, not sent.
-            let fresh = ic_invocation_create(f.sig)
-            defer { ic_invocation_destroy(fresh) }
-            #expect(ic_invocation_set_target(fresh, f.obj) == IC_OK)
-            expectRefused(ic_invocation_invoke(fresh))
-        }),
-        ("ic_invocation_invoke_imp", { f in
-            expectRefused(ic_invocation_invoke_imp(nil, imp(addOneIMP)))
-            expectRefused(ic_invocation_invoke_imp(f.inv, nil))
-        }),
+        (
+            "ic_invocation_selector",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_invocation_selector(nil) == nil) } }
+        ),
+        (
+            "ic_invocation_set_selector",
+            { f in
+                expectRefused(ic_invocation_set_selector(nil, f.s))
+                expectRefused(ic_invocation_set_selector(f.inv, nil))
+            }
+        ),
+        (
+            "ic_invocation_invoke",
+            { f in
+                expectRefused(ic_invocation_invoke(nil))
+                // A new invocation has a NULL selector: refused, not sent.
+                let fresh = ic_invocation_create(f.sig)
+                defer { ic_invocation_destroy(fresh) }
+                #expect(ic_invocation_set_target(fresh, f.obj) == IC_OK)
+                expectRefused(ic_invocation_invoke(fresh))
+            }
+        ),
+        (
+            "ic_invocation_invoke_imp",
+            { f in
+                expectRefused(ic_invocation_invoke_imp(nil, imp(addOneIMP)))
+                expectRefused(ic_invocation_invoke_imp(f.inv, nil))
+            }
+        ),
         ("ic_invocation_retain_arguments", { _ in expectRefused(ic_invocation_retain_arguments(nil)) }),
         ("ic_invocation_is_frame", { _ in #expect(!ic_invocation_is_frame(nil)) }),
 
         // ic_closure.h
-        ("ic_closure_imp_create", { f in
-            let callback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_closure_imp_create(nil, callback, nil, nil) == nil) }
-            expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_closure_imp_create(f.sig, nil, nil, nil) == nil) }
-        }),
+        (
+            "ic_closure_imp_create",
+            { f in
+                let callback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_closure_imp_create(nil, callback, nil, nil) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_closure_imp_create(f.sig, nil, nil, nil) == nil)
+                }
+            }
+        ),
         ("ic_closure_imp_destroy", { _ in expectRefused(ic_closure_imp_destroy(nil)) }),
-        ("ic_closure_imp_context", { _ in expectRecorded(IC_ERR_NOT_A_CLOSURE) { #expect(ic_closure_imp_context(nil) == nil) } }),
-        ("ic_closure_imp_signature", { _ in expectRecorded(IC_ERR_NOT_A_CLOSURE) { #expect(ic_closure_imp_signature(nil) == nil) } }),
+        (
+            "ic_closure_imp_context",
+            { _ in expectRecorded(IC_ERR_NOT_A_CLOSURE) { #expect(ic_closure_imp_context(nil) == nil) } }
+        ),
+        (
+            "ic_closure_imp_signature",
+            { _ in expectRecorded(IC_ERR_NOT_A_CLOSURE) { #expect(ic_closure_imp_signature(nil) == nil) } }
+        ),
 
         // ic_intercept.h
-        ("ic_intercept_prepare", { f in
-            expectRefused(ic_intercept_prepare(nil, f.s))
-            expectRefused(ic_intercept_prepare(f.obj, nil))
-        }),
-        ("ic_intercept_prepare_with_options", { f in
-            expectRefused(ic_intercept_prepare_with_options(nil, f.s, UInt32(IC_INTERCEPT_FORCE_FORWARDING)))
-            expectRefused(ic_intercept_prepare_with_options(f.obj, nil, 0))
-        }),
-        ("ic_intercept_add_observer", { f in
-            var token: ic_observer_token = 0
-            expectRefused(ic_intercept_add_observer(nil, f.s, IC_OBSERVE_BEFORE, nullCallback, nil, nil, &token))
-            expectRefused(ic_intercept_add_observer(f.obj, nil, IC_OBSERVE_BEFORE, nullCallback, nil, nil, &token))
-            expectRefused(ic_intercept_add_observer(f.obj, f.s, IC_OBSERVE_BEFORE, nil, nil, nil, &token))
-            expectRefused(ic_intercept_add_observer(f.obj, f.s, IC_OBSERVE_BEFORE, nullCallback, nil, nil, nil))
-            #expect(token == 0)
-        }),
-        ("ic_intercept_add_dealloc_observer", { f in
-            var token: ic_observer_token = 0
-            expectRefused(ic_intercept_add_dealloc_observer(nil, IC_OBSERVE_AFTER, nullCallback, nil, nil, &token))
-            expectRefused(ic_intercept_add_dealloc_observer(f.obj, IC_OBSERVE_BEFORE, nil, nil, nil, &token))
-            expectRefused(ic_intercept_add_dealloc_observer(f.obj, IC_OBSERVE_AFTER, nullCallback, nil, nil, nil))
-            expectRefused(ic_intercept_add_dealloc_observer(f.obj, ic_observer_phase(rawValue: 7), nullCallback, nil, nil, &token))
-            #expect(token == 0)
-        }),
-        ("ic_intercept_remove_observer", { _ in expectRefused(ic_intercept_remove_observer(0), IC_ERR_OBSERVER_NOT_FOUND) }),
-        ("ic_intercept_path_of", { f in
-            #expect(ic_intercept_path_of(nil, f.s) == IC_PATH_NONE)
-            #expect(ic_intercept_path_of(f.obj, nil) == IC_PATH_NONE)
-        }),
+        (
+            "ic_intercept_prepare",
+            { f in
+                expectRefused(ic_intercept_prepare(nil, f.s))
+                expectRefused(ic_intercept_prepare(f.obj, nil))
+            }
+        ),
+        (
+            "ic_intercept_prepare_with_options",
+            { f in
+                expectRefused(
+                    ic_intercept_prepare_with_options(nil, f.s, UInt32(IC_INTERCEPT_FORCE_FORWARDING)))
+                expectRefused(ic_intercept_prepare_with_options(f.obj, nil, 0))
+            }
+        ),
+        (
+            "ic_intercept_add_observer",
+            { f in
+                var token: ic_observer_token = 0
+                expectRefused(
+                    ic_intercept_add_observer(nil, f.s, IC_OBSERVE_BEFORE, nullCallback, nil, nil, &token))
+                expectRefused(
+                    ic_intercept_add_observer(f.obj, nil, IC_OBSERVE_BEFORE, nullCallback, nil, nil, &token))
+                expectRefused(ic_intercept_add_observer(f.obj, f.s, IC_OBSERVE_BEFORE, nil, nil, nil, &token))
+                expectRefused(
+                    ic_intercept_add_observer(f.obj, f.s, IC_OBSERVE_BEFORE, nullCallback, nil, nil, nil))
+                #expect(token == 0)
+            }
+        ),
+        (
+            "ic_intercept_add_dealloc_observer",
+            { f in
+                var token: ic_observer_token = 0
+                expectRefused(
+                    ic_intercept_add_dealloc_observer(nil, IC_OBSERVE_AFTER, nullCallback, nil, nil, &token))
+                expectRefused(
+                    ic_intercept_add_dealloc_observer(f.obj, IC_OBSERVE_BEFORE, nil, nil, nil, &token))
+                expectRefused(
+                    ic_intercept_add_dealloc_observer(f.obj, IC_OBSERVE_AFTER, nullCallback, nil, nil, nil))
+                expectRefused(
+                    ic_intercept_add_dealloc_observer(
+                        f.obj, ic_observer_phase(rawValue: 7), nullCallback, nil, nil, &token))
+                #expect(token == 0)
+            }
+        ),
+        (
+            "ic_intercept_remove_observer",
+            { _ in expectRefused(ic_intercept_remove_observer(0), IC_ERR_OBSERVER_NOT_FOUND) }
+        ),
+        (
+            "ic_intercept_path_of",
+            { f in
+                #expect(ic_intercept_path_of(nil, f.s) == IC_PATH_NONE)
+                #expect(ic_intercept_path_of(f.obj, nil) == IC_PATH_NONE)
+            }
+        ),
         ("ic_intercept_original_class", { _ in #expect(ic_intercept_original_class(nil) == nil) }),
         ("ic_intercept_get_counters", { _ in ic_intercept_get_counters(nil) }),  // ignored
-        ("ic_intercept_get_class_counters", { f in
-            var counters = ic_intercept_counters()
-            expectRefused(ic_intercept_get_class_counters(nil, &counters))
-            expectRefused(ic_intercept_get_class_counters(f.cls, nil))
-        }),
+        (
+            "ic_intercept_get_class_counters",
+            { f in
+                var counters = ic_intercept_counters()
+                expectRefused(ic_intercept_get_class_counters(nil, &counters))
+                expectRefused(ic_intercept_get_class_counters(f.cls, nil))
+            }
+        ),
     ]
 }
 
 /// The functions the public headers export, read from the headers themselves.
 private func exportedFunctions() throws -> Set<String> {
-    let include = String(#filePath.split(separator: "/Tests/CInterceptionTests/").first!) + "/CSources/CInterception/include"
+    let include =
+        String(#filePath.split(separator: "/Tests/CInterceptionTests/").first!)
+        + "/CSources/CInterception/include"
     let headers = [
         "ic_base.h", "ic_selector.h", "ic_class.h", "ic_object.h", "ic_message.h", "ic_signature.h",
         "ic_invocation.h", "ic_closure.h", "ic_intercept.h",
@@ -342,7 +526,9 @@ func readTextFile(_ path: String) -> String? {
 
 @Suite("Bad input: NULL arguments to every public function")
 struct NullArgumentTests {
-    @Test("every public function refuses NULL where its header does not allow it, records the documented error, and changes nothing")
+    @Test(
+        "every public function refuses NULL where its header does not allow it, records the documented error, and changes nothing"
+    )
     func everyFunctionRefusesNull() throws {
         let cls = try makeClass("NullCases", methods: [("add:", imp(addOneIMP), "i@:i")])
         let obj = try #require(ic_class_create_instance(cls))
@@ -353,7 +539,8 @@ struct NullArgumentTests {
             ic_release(obj)
         }
         let fixture = BadInputFixture(
-            cls: cls, obj: obj, s: sel("add:"), method: try #require(ic_class_get_method(cls, sel("add:"))), sig: sig, inv: inv)
+            cls: cls, obj: obj, s: sel("add:"), method: try #require(ic_class_get_method(cls, sel("add:"))),
+            sig: sig, inv: inv)
         for (_, check) in nullArgumentCases() {
             check(fixture)
         }

@@ -112,7 +112,8 @@ struct ObjectLifecycleTests {
 
     @Test("retaining and releasing inside dealloc neither resurrects nor deallocates twice")
     func deallocCannotResurrect() throws {
-        let cls = try makeClass("LResurrect", storage: 8, methods: [("dealloc", imp(resurrectingDealloc), "v@:")])
+        let cls = try makeClass(
+            "LResurrect", storage: 8, methods: [("dealloc", imp(resurrectingDealloc), "v@:")])
         try withCounters { counters in
             let obj = try newObject(cls, counters: counters)
             ic_release(obj)
@@ -199,7 +200,8 @@ struct ObjectLifecycleTests {
 
     @Test("objects released on other threads are deallocated exactly once")
     func concurrentReleases() async throws {
-        let cls = try makeClass("LConcurrent", storage: 8, methods: [("dealloc", imp(atomicCountingDealloc), "v@:")])
+        let cls = try makeClass(
+            "LConcurrent", storage: 8, methods: [("dealloc", imp(atomicCountingDealloc), "v@:")])
         let counters = CounterPointer.allocate(capacity: 2)
         counters.initialize(repeating: 0, count: 2)
         defer { counters.deallocate() }

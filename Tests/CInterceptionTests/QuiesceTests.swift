@@ -16,7 +16,9 @@ private final class Choreography: Sendable {
     let released = Atomic<Bool>(false)
 
     func context() -> UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-    static func from(_ c: UnsafeMutableRawPointer?) -> Choreography { Unmanaged<Choreography>.fromOpaque(c!).takeUnretainedValue() }
+    static func from(_ c: UnsafeMutableRawPointer?) -> Choreography {
+        Unmanaged<Choreography>.fromOpaque(c!).takeUnretainedValue()
+    }
 }
 
 private func wait(for flag: borrowing Atomic<Bool>) {
@@ -45,14 +47,18 @@ private let noOp: ObserverCallback = { _, _ in }
 
 @Suite("Quiescence")
 struct QuiesceTests {
-    @Test("quiesce returns only after the contexts of observers removed before it are released, even while another thread is still destroying them")
+    @Test(
+        "quiesce returns only after the contexts of observers removed before it are released, even while another thread is still destroying them"
+    )
     func quiesceWaitsForDestructionsUnderWay() throws {
         let cls = try makeClass("Quiesce", methods: [("add:", imp(addOneIMP), "i@:i")])
         let held = try #require(ic_class_create_instance(cls))
         defer { ic_release(held) }
         let c = Choreography()
         var token: ic_observer_token = 0
-        #expect(ic_intercept_add_observer(held, sel("add:"), IC_OBSERVE_BEFORE, holdInside, c.context(), nil, &token) == IC_OK)
+        #expect(
+            ic_intercept_add_observer(
+                held, sel("add:"), IC_OBSERVE_BEFORE, holdInside, c.context(), nil, &token) == IC_OK)
         let heldBits = UInt(bitPattern: held)
         let clsBits = UInt(bitPattern: cls)
         let releasedWhenQuiesceReturned = Atomic<Bool>(false)
@@ -69,8 +75,10 @@ struct QuiesceTests {
                 let first = ic_class_create_instance(OpaquePointer(bitPattern: clsBits))
                 let second = ic_class_create_instance(OpaquePointer(bitPattern: clsBits))
                 var t: ic_observer_token = 0
-                _ = ic_intercept_add_observer(first, sel("add:"), IC_OBSERVE_BEFORE, noOp, c.context(), blockingRelease, &t)
-                _ = ic_intercept_add_observer(second, sel("add:"), IC_OBSERVE_BEFORE, noOp, c.context(), markReleased, &t)
+                _ = ic_intercept_add_observer(
+                    first, sel("add:"), IC_OBSERVE_BEFORE, noOp, c.context(), blockingRelease, &t)
+                _ = ic_intercept_add_observer(
+                    second, sel("add:"), IC_OBSERVE_BEFORE, noOp, c.context(), markReleased, &t)
                 ic_release(first)
                 ic_release(second)
                 c.readerMayLeave.store(true, ordering: .releasing)

@@ -26,11 +26,15 @@ struct MatrixCase: CustomTestStringConvertible, Sendable {
         return (0..<count).map { MatrixCase(index: $0) }
     }()
 
-    private static let typesByName: [String: TypeCase] = Dictionary(uniqueKeysWithValues: TypeCase.all.map { ($0.name, $0) })
+    private static let typesByName: [String: TypeCase] = Dictionary(
+        uniqueKeysWithValues: TypeCase.all.map { ($0.name, $0) })
 
     /// The type case of argument `i` (after self and _cmd).
     func argumentType(_ i: Int) -> TypeCase {
-        withUnsafeBytes(of: raw.arg_types) { MatrixCase.typesByName[String(cString: $0.load(fromByteOffset: i * 8, as: UnsafePointer<CChar>.self))]! }
+        withUnsafeBytes(of: raw.arg_types) {
+            MatrixCase.typesByName[
+                String(cString: $0.load(fromByteOffset: i * 8, as: UnsafePointer<CChar>.self))]!
+        }
     }
 
     /// The value passed at argument `i`.
@@ -47,7 +51,9 @@ private let recordEachArgument: ObserverCallback = { call, context in
     let sig = ic_invocation_signature(call)
     let recorder = Recorder.from(context)
     for i in 2..<ic_signature_argument_count(sig) {
-        recorder.record("arg\(i - 2)", bytes: ic_invocation_argument_pointer(call, i), count: ic_signature_argument_size(sig, i))
+        recorder.record(
+            "arg\(i - 2)", bytes: ic_invocation_argument_pointer(call, i),
+            count: ic_signature_argument_size(sig, i))
     }
 }
 
@@ -56,7 +62,10 @@ struct SignatureMatrixTests {
     @Test("the matrix has every type as return at every arity from 0 to 6, and as argument at every position")
     func coverage() {
         let types = Set(TypeCase.all.prefix(ict_scalar_case_count()).map(\.name)).union(
-            ["struct_ff", "struct_dd", "struct_fi", "struct_id", "struct_dq", "struct_ddd", "struct_17", "struct_32"])
+            [
+                "struct_ff", "struct_dd", "struct_fi", "struct_id", "struct_dq", "struct_ddd", "struct_17",
+                "struct_32",
+            ])
         var returns = Set<String>()
         var positions = Set<String>()
         for m in MatrixCase.all {
@@ -64,7 +73,9 @@ struct SignatureMatrixTests {
             for i in 0..<m.arity { positions.insert("\(m.argumentType(i).name)@\(i)") }
         }
         for name in types.union(["void"]) {
-            for arity in 0...6 { #expect(returns.contains("\(name)/\(arity)"), "\(name) returned at arity \(arity)") }
+            for arity in 0...6 {
+                #expect(returns.contains("\(name)/\(arity)"), "\(name) returned at arity \(arity)")
+            }
         }
         for name in types {
             for i in 0..<6 { #expect(positions.contains("\(name)@\(i)"), "\(name) at argument \(i)") }
@@ -88,7 +99,9 @@ struct SignatureMatrixTests {
         func check(_ path: String, callsBefore: Int, result: UnsafeRawPointer?) {
             #expect(ict_matrix_calls() == callsBefore + 1, "\(path): the method ran once")
             for i in 0..<m.arity {
-                #expect(m.argumentType(i).equal(ict_matrix_received(i), m.argument(i)), "\(path): argument \(i) received")
+                #expect(
+                    m.argumentType(i).equal(ict_matrix_received(i), m.argument(i)),
+                    "\(path): argument \(i) received")
             }
             if let type = m.returnType, let result {
                 #expect(type.equal(result, m.raw.ret), "\(path): result")
@@ -123,7 +136,8 @@ struct SignatureMatrixTests {
             (forwardClass, UInt32(IC_INTERCEPT_FORCE_FORWARDING), IC_PATH_FORWARDED),
             (defaultClass, UInt32(0), m.raw.optimized ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED),
         ] {
-            let path = expected == IC_PATH_OPTIMIZED ? "optimized" : options != 0 ? "forced forward" : "forward"
+            let path =
+                expected == IC_PATH_OPTIMIZED ? "optimized" : options != 0 ? "forced forward" : "forward"
             let obj = try #require(ic_class_create_instance(cls))
             defer { ic_release(obj) }
             #expect(ic_intercept_prepare_with_options(obj, s, options) == IC_OK)
@@ -148,18 +162,27 @@ struct SignatureMatrixTests {
                 let seen = recorder.values("arg\(i)")
                 #expect(seen.count == 2, "\(path): argument \(i) observed")
                 for bytes in seen {
-                    bytes.withUnsafeBytes { #expect(m.argumentType(i).equal($0.baseAddress!, m.argument(i)), "\(path): argument \(i) observed") }
+                    bytes.withUnsafeBytes {
+                        #expect(
+                            m.argumentType(i).equal($0.baseAddress!, m.argument(i)),
+                            "\(path): argument \(i) observed")
+                    }
                 }
             }
             if let type = m.returnType {
                 for bytes in recorder.values("after") {
-                    bytes.withUnsafeBytes { #expect(type.equal($0.baseAddress!, m.raw.ret), "\(path): result observed") }
+                    bytes.withUnsafeBytes {
+                        #expect(type.equal($0.baseAddress!, m.raw.ret), "\(path): result observed")
+                    }
                 }
             }
         }
-        #expect(ClassCounters(forwardClass) == ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 1))
-        #expect(ClassCounters(defaultClass) == (m.raw.optimized
-            ? ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1)
-            : ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 1, liveObjects: 1)))
+        #expect(
+            ClassCounters(forwardClass) == ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 1))
+        #expect(
+            ClassCounters(defaultClass)
+                == (m.raw.optimized
+                    ? ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1)
+                    : ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 1, liveObjects: 1)))
     }
 }

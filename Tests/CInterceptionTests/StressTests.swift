@@ -67,7 +67,9 @@ private func pointer(_ b: UInt) -> OpaquePointer? { OpaquePointer(bitPattern: b)
 
 @Suite("Stress: threads racing the engine", .serialized)
 struct StressTests {
-    @Test("calls to shared objects are each seen once by every observer registered throughout, while observers, interceptions, objects, associations and weak references churn on other threads")
+    @Test(
+        "calls to shared objects are each seen once by every observer registered throughout, while observers, interceptions, objects, associations and weak references churn on other threads"
+    )
     func sharedObjectsUnderChurn() throws {
         let start = ContinuousClock.now
         let ddd = TypeCase.all.first { $0.name == "struct_ddd" }!
@@ -87,13 +89,17 @@ struct StressTests {
         let plainSel = bits(sel("plain:"))
         /// Odd extras are forced onto the forward path; every thread asks the same way, so the
         /// path (decided by whoever asks first) is known.
-        @Sendable func extraOptions(_ k: Int) -> UInt32 { k % 2 == 1 ? UInt32(IC_INTERCEPT_FORCE_FORWARDING) : 0 }
+        @Sendable func extraOptions(_ k: Int) -> UInt32 {
+            k % 2 == 1 ? UInt32(IC_INTERCEPT_FORCE_FORWARDING) : 0
+        }
 
         // Three shared intercepted objects, observed before and after on each selector for the
         // whole run; one shared object nobody intercepts.
         let shared = try (0..<3).map { _ in try #require(ic_class_create_instance(cls)) }
         let plainObject = try #require(ic_class_create_instance(cls))
-        #expect(ic_intercept_prepare_with_options(shared[0], sel("fwd:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING)) == IC_OK)
+        #expect(
+            ic_intercept_prepare_with_options(shared[0], sel("fwd:"), UInt32(IC_INTERCEPT_FORCE_FORWARDING))
+                == IC_OK)
         var permanent: [(tally: Tally, token: ic_observer_token)] = []
         for obj in shared {
             for s in observedSels {
@@ -166,26 +172,43 @@ struct StressTests {
                 while budget.allows(i) {
                     let x = Int32(truncatingIfNeeded: i &* 7 &- index)
                     for obj in objects {
-                        if sendInt(obj, sels[0], x) != x &+ 1 { violations.note("add: returned a wrong value") }
-                        if sendInt(obj, sels[1], x) != x &+ 1 { violations.note("fwd: returned a wrong value") }
-                        let mix = fn(ic_msg_lookup(obj, sels[2]), as: MixIMP.self)(obj, sels[2], Int64(i), 0.5)
+                        if sendInt(obj, sels[0], x) != x &+ 1 {
+                            violations.note("add: returned a wrong value")
+                        }
+                        if sendInt(obj, sels[1], x) != x &+ 1 {
+                            violations.note("fwd: returned a wrong value")
+                        }
+                        let mix = fn(ic_msg_lookup(obj, sels[2]), as: MixIMP.self)(
+                            obj, sels[2], Int64(i), 0.5)
                         if mix != Double(i) + 0.5 { violations.note("mix:with: returned \(mix)") }
                         vec.raw.send_echo(obj, sels[3], input, output)
                         if !vec.equal(output, input) { violations.note("vec: returned a wrong struct") }
-                        if sendInt(obj, plain, x) != x &+ 1 { violations.note("plain: returned a wrong value") }
-                        if sendInt(obj, extras[i % 8], x) != x &+ 1 { violations.note("extra returned a wrong value") }
+                        if sendInt(obj, plain, x) != x &+ 1 {
+                            violations.note("plain: returned a wrong value")
+                        }
+                        if sendInt(obj, extras[i % 8], x) != x &+ 1 {
+                            violations.note("extra returned a wrong value")
+                        }
                     }
-                    if sendInt(plainObj, sels[0], x) != x &+ 1 { violations.note("unintercepted add: returned a wrong value") }
+                    if sendInt(plainObj, sels[0], x) != x &+ 1 {
+                        violations.note("unintercepted add: returned a wrong value")
+                    }
                     if i % 8 == 0, let obj = mailbox.take() {
-                        if sendInt(obj, sels[0], x) != x &+ 1 { violations.note("handed-off add: returned a wrong value") }
+                        if sendInt(obj, sels[0], x) != x &+ 1 {
+                            violations.note("handed-off add: returned a wrong value")
+                        }
                         ic_release(obj)
                     }
                     if i % 4 == 0, let obj = ic_weak_load_retained(weak + (i / 4) % weakCount) {
-                        if sendInt(obj, sels[0], x) != x &+ 1 { violations.note("weakly loaded add: returned a wrong value") }
+                        if sendInt(obj, sels[0], x) != x &+ 1 {
+                            violations.note("weakly loaded add: returned a wrong value")
+                        }
                         ic_release(obj)
                     }
                     if i % 16 == 0, let child = ic_object_copy_associated(objects[i % 3], key) {
-                        if ic_object_get_class(child) != pointer(childBits) { violations.note("associated value of a wrong class") }
+                        if ic_object_get_class(child) != pointer(childBits) {
+                            violations.note("associated value of a wrong class")
+                        }
                         ic_release(child)
                     }
                     i += 1
@@ -212,7 +235,8 @@ struct StressTests {
                     let obj = objects[round % objects.count]
                     let tally = Tally()
                     let (status, token) = addTally(
-                        obj, candidates[round % candidates.count], round % 2 == 0 ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER, tally)
+                        obj, candidates[round % candidates.count],
+                        round % 2 == 0 ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER, tally)
                     if status != IC_OK { violations.note("transient add: \(statusName(status))") }
                     for _ in 0..<round % 4 { _ = sched_yield() }
                     let removal = ic_intercept_remove_observer(token)
@@ -249,10 +273,13 @@ struct StressTests {
                     let (s2, _) = addDeallocTally(obj, IC_OBSERVE_AFTER, record.deallocated)
                     let (s3, ownToken) = addTally(obj, sels[0], IC_OBSERVE_BEFORE, record.own)
                     if s1 != IC_OK || s2 != IC_OK || s3 != IC_OK {
-                        violations.note("observe new object: \(statusName(s1)) \(statusName(s2)) \(statusName(s3))")
+                        violations.note(
+                            "observe new object: \(statusName(s1)) \(statusName(s2)) \(statusName(s3))")
                     }
                     for j in 0..<5 { _ = sendInt(obj, sels[0], Int32(j)) }
-                    if record.own.seen != 5 { violations.note("own observer saw \(record.own.seen) of 5 calls") }
+                    if record.own.seen != 5 {
+                        violations.note("own observer saw \(record.own.seen) of 5 calls")
+                    }
                     let child = makeChild()
                     if ic_object_set_associated(obj, key, child, IC_ASSOCIATION_RETAIN) != IC_OK {
                         violations.note("associate with new object")
@@ -265,7 +292,9 @@ struct StressTests {
                         ic_release(obj)
                     }
                     // Half the objects lose their call observer first; the others take it along.
-                    if n % 2 == 0, ic_intercept_remove_observer(ownToken) != IC_OK { violations.note("remove own observer") }
+                    if n % 2 == 0, ic_intercept_remove_observer(ownToken) != IC_OK {
+                        violations.note("remove own observer")
+                    }
                     ic_release(obj)
                     mine.append(record)
                     n += 1
@@ -298,13 +327,18 @@ struct StressTests {
         let records = lifecycle.withLock { $0 }
         #expect(records.count >= 20)
         #expect(records.allSatisfy { $0.deallocating.seen == 1 && $0.deallocated.seen == 1 })
-        #expect(records.allSatisfy { $0.deallocating.released == 1 && $0.deallocated.released == 1 && $0.own.released == 1 })
+        #expect(
+            records.allSatisfy {
+                $0.deallocating.released == 1 && $0.deallocated.released == 1 && $0.own.released == 1
+            })
         #expect(childDeaths.seen == childrenCreated.load(ordering: .relaxed))
         #expect(childDeaths.released == childrenCreated.load(ordering: .relaxed))
         #expect(permanent.allSatisfy { $0.tally.released == 1 })
         #expect(transientList.allSatisfy { $0.tally.released == 1 })
         // optimized: add:, mix:with:, the even extras, dealloc; forwarded: fwd:, vec:, the odd extras
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, forwardingClasses: 1, optimized: 7, forwarded: 6))
+        #expect(
+            ClassCounters(cls)
+                == ClassCounters(subclasses: 1, forwardingClasses: 1, optimized: 7, forwarded: 6))
         #expect(ClassCounters(childClass) == ClassCounters())
 
         let messages = iterations * (shared.count * 6 + 1)
@@ -312,7 +346,8 @@ struct StressTests {
             "stress [shared objects]: \(formatSeconds(secondsSince(start))) s, \(senders) senders × \(iterations / senders) iterations, "
                 + "\(messages) messages (\(iterations * shared.count * observedSels.count) observed calls × 2 permanent observers), "
                 + "\(transientList.count) transient observers, \(records.count) objects created and released "
-                + "(\(handedOff.load(ordering: .relaxed)) handed to other threads), \(childrenCreated.load(ordering: .relaxed)) associated children")
+                + "(\(handedOff.load(ordering: .relaxed)) handed to other threads), \(childrenCreated.load(ordering: .relaxed)) associated children"
+        )
     }
 
     /// One object of the dealloc race and what happened to its observers.
@@ -341,13 +376,19 @@ struct StressTests {
             remover = RemoveOnDeath(token: callToken)
             var token: ic_observer_token = 0
             let context = Unmanaged.passRetained(remover).toOpaque()
-            statuses.append(ic_intercept_add_dealloc_observer(obj, IC_OBSERVE_AFTER, removeOnDeath, context, removeOnDeathRelease, &token))
+            statuses.append(
+                ic_intercept_add_dealloc_observer(
+                    obj, IC_OBSERVE_AFTER, removeOnDeath, context, removeOnDeathRelease, &token))
             removableTokens = tokens
-            if statuses.contains(where: { $0 != IC_OK }) { violations.note("observe: \(statuses.map(statusName))") }
+            if statuses.contains(where: { $0 != IC_OK }) {
+                violations.note("observe: \(statuses.map(statusName))")
+            }
         }
     }
 
-    @Test("deallocating and deallocated fire exactly once per object released on several threads at once, while another thread removes observers of the dying objects and deallocated observers remove the rest")
+    @Test(
+        "deallocating and deallocated fire exactly once per object released on several threads at once, while another thread removes observers of the dying objects and deallocated observers remove the rest"
+    )
     func deallocRacingRemoval() throws {
         let start = ContinuousClock.now
         let cls = try makeClass("StressDying", methods: [("add:", imp(addOneIMP), "i@:i")])
@@ -387,7 +428,10 @@ struct StressTests {
                 case releasers:
                     // The remover races the releasers for the removable observers.
                     for record in batchRecords {
-                        for (token, tally) in zip(record.removableTokens, [record.removableDeallocating, record.removableDeallocated]) {
+                        for (token, tally) in zip(
+                            record.removableTokens,
+                            [record.removableDeallocating, record.removableDeallocated])
+                        {
                             let status = ic_intercept_remove_observer(token)
                             let seen = tally.seen
                             record.removals.withLock { $0.append((status, seen)) }
@@ -402,7 +446,9 @@ struct StressTests {
                         let (status, token) = addTally(obj, add, IC_OBSERVE_BEFORE, Tally())
                         let removal = ic_intercept_remove_observer(token)
                         if status != IC_OK || removal != IC_OK {
-                            violations.note("churn: add \(statusName(status)) (\(lastErrorMessage)), remove \(statusName(removal))")
+                            violations.note(
+                                "churn: add \(statusName(status)) (\(lastErrorMessage)), remove \(statusName(removal))"
+                            )
                         }
                         n += 1
                     }
@@ -437,13 +483,16 @@ struct StressTests {
                 }
             }
         }
-        let tallies = records.flatMap { [$0.deallocating, $0.deallocated, $0.removableDeallocating, $0.removableDeallocated, $0.calls] }
+        let tallies = records.flatMap {
+            [$0.deallocating, $0.deallocated, $0.removableDeallocating, $0.removableDeallocated, $0.calls]
+        }
         #expect(tallies.allSatisfy { $0.released == 1 })
         #expect(records.allSatisfy { $0.remover.releases.load(ordering: .relaxed) == 1 })
         #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 2))
         #expect(ClassCounters(churnClass) == ClassCounters(subclasses: 1, optimized: 1))
 
-        let removedInTime = records.flatMap { $0.removals.withLock { $0 } }.filter { $0.status == IC_OK }.count
+        let removedInTime = records.flatMap { $0.removals.withLock { $0 } }.filter { $0.status == IC_OK }
+            .count
         print(
             "stress [dealloc racing removal]: \(formatSeconds(secondsSince(start))) s, \(records.count) objects in \(round) rounds, "
                 + "each released on \(releasers) threads at once; \(removedInTime) of \(records.count * 2) raced observers removed before their object died; "

@@ -34,7 +34,9 @@ private func standardError(_ result: ExitTest.Result?) -> String {
 
 @Suite("Bad input: programmer errors trap")
 struct TrapTests {
-    @Test("an unknown selector sent to a class whose forwarding gives no signature traps, naming class and selector, without reaching forwardInvocation:")
+    @Test(
+        "an unknown selector sent to a class whose forwarding gives no signature traps, naming class and selector, without reaching forwardInvocation:"
+    )
     func forwardingWithoutSignatureTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let cls = trapClass(
@@ -51,10 +53,13 @@ struct TrapTests {
         #expect(!text.contains("forwardInvocation: reached"))
     }
 
-    @Test("an unknown selector forwarded with a signature to the root's forwardInvocation: traps, naming class and selector")
+    @Test(
+        "an unknown selector forwarded with a signature to the root's forwardInvocation: traps, naming class and selector"
+    )
     func rootForwardInvocationTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let cls = trapClass("TrapRootForward", [("methodSignatureForSelector:", imp(intSignature), "^v@::")])
+            let cls = trapClass(
+                "TrapRootForward", [("methodSignatureForSelector:", imp(intSignature), "^v@::")])
             let obj = ic_class_create_instance(cls)
             _ = lookup(obj, "missing:", as: Int32Int32IMP.self)(obj, sel("missing:"), 1)
         }
@@ -87,12 +92,15 @@ struct TrapTests {
     @Test("a super send with a NULL superclass or selector traps")
     func nullSuperSendTraps() async {
         let superclass = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var sup = ic_super(receiver: ic_class_create_instance(trapClass("TrapNullSuper", [])), super_class: nil)
+            var sup = ic_super(
+                receiver: ic_class_create_instance(trapClass("TrapNullSuper", [])), super_class: nil)
             _ = ic_msg_lookup_super(&sup, sel("self"))
         }
         #expect(standardError(superclass).contains("NULL superclass"))
         let selector = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var sup = ic_super(receiver: ic_class_create_instance(trapClass("TrapNullSuperSel", [])), super_class: ic_class_root())
+            var sup = ic_super(
+                receiver: ic_class_create_instance(trapClass("TrapNullSuperSel", [])),
+                super_class: ic_class_root())
             _ = ic_msg_lookup_super(&sup, nil)
         }
         #expect(standardError(selector).contains("NULL selector"))

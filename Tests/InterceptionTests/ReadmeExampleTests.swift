@@ -28,7 +28,9 @@ struct ReadmeExampleTests {
         #expect(r == 42)
         var undoError: (any Error)?
         _ = counter!.rx.sentMessage("undo").subscribe(onError: { undoError = $0 })
-        #expect(undoError.map { "\($0)" } == "cannot intercept -[\(Counter.name) undo]: the class does not implement it")
+        #expect(
+            undoError.map { "\($0)" }
+                == "cannot intercept -[\(Counter.name) undo]: the class does not implement it")
         counter = nil
         #expect(log.all == ["add: called with [41]", "add: 41 returned", "gone"])
     }

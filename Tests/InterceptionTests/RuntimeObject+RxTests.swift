@@ -49,9 +49,11 @@ struct RxMessageTests {
                 (this: RuntimeObject, a: Int8, b: UInt16, c: Int32, d: Int, e: Double, f: Bool) in
             }
             try c.method("refs:c:s:p:") {
-                (this: RuntimeObject, o: RuntimeObject?, k: RuntimeClass?, s: Selector, p: UnsafeRawPointer?) in
+                (this: RuntimeObject, o: RuntimeObject?, k: RuntimeClass?, s: Selector, p: UnsafeRawPointer?)
+                in
             }
-            try c.method("text:f:u:") { (this: RuntimeObject, t: UnsafePointer<CChar>?, f: Float, u: UInt) in }
+            try c.method("text:f:u:") { (this: RuntimeObject, t: UnsafePointer<CChar>?, f: Float, u: UInt) in
+            }
         }
         let obj = cls.new()
         var seen: [[Any]] = []
@@ -112,7 +114,11 @@ struct RxMessageTests {
         let bag = DisposeBag()
         let first = obj.rx.sentMessage("add:")
         let after = Runtime.interceptionCounters(for: cls)
-        #expect(after == InterceptionCounters(dynamicSubclasses: 1, optimizedMethods: 1, liveObjects: 1, liveObservers: 1, interceptedObjects: 1))
+        #expect(
+            after
+                == InterceptionCounters(
+                    dynamicSubclasses: 1, optimizedMethods: 1, liveObjects: 1, liveObservers: 1,
+                    interceptedObjects: 1))
         let second = obj.rx.sentMessage("add:")
         #expect(Runtime.interceptionCounters(for: cls) == after)
         var a = 0
@@ -264,7 +270,11 @@ struct RxDeallocTests {
         record(obj!.rx.deallocated, into: log, "deallocated", bag: bag)
         #expect(log.all.isEmpty)
         obj = nil
-        #expect(log.all == ["deallocating next(())", "deallocating completed", "deallocated next(())", "deallocated completed"])
+        #expect(
+            log.all == [
+                "deallocating next(())", "deallocating completed", "deallocated next(())",
+                "deallocated completed",
+            ])
     }
 
     @Test("disposing before death means nothing is received")
@@ -373,7 +383,9 @@ struct RxTypedTests {
         }
         let obj = cls.new()
         var seen: [(Int32, Double)] = []
-        let subscription = obj.rx.methodInvoked("move:y:", as: (Int32, Double).self).subscribe(onNext: { seen.append($0) })
+        let subscription = obj.rx.methodInvoked("move:y:", as: (Int32, Double).self).subscribe(onNext: {
+            seen.append($0)
+        })
         defer { subscription.dispose() }
         let _: Bool = try obj.send("move:y:", Int32(3), 4.5)
         #expect(seen.count == 1)

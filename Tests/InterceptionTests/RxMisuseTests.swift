@@ -7,22 +7,27 @@ import Testing
 /// event. (Releases from inside dealloc are pinned down at the C level, in MisuseTests.)
 @Suite("rx bindings: misuse")
 struct RxMisuseTests {
-    @Test("a subscription disposed from inside its own onNext receives nothing more; the method keeps running", arguments: [false, true])
+    @Test(
+        "a subscription disposed from inside its own onNext receives nothing more; the method keeps running",
+        arguments: [false, true])
     func disposeInsideOnNext(invoked: Bool) throws {
         let log = EventLog()
         let obj = try makeCounter("RxDisposeInside", log: log).new()
         let stream = invoked ? obj.rx.methodInvoked("add:") : obj.rx.sentMessage("add:")
         let subscription = SingleAssignmentDisposable()
-        subscription.setDisposable(stream.subscribe(onNext: { args in
-            log.append("event \(args)")
-            subscription.dispose()
-        }))
+        subscription.setDisposable(
+            stream.subscribe(onNext: { args in
+                log.append("event \(args)")
+                subscription.dispose()
+            }))
         for x in Int32(1)...3 {
             let r: Int32 = try obj.send("add:", x)
             #expect(r == x + 1)
         }
         let originals = ["original add: 1", "original add: 2", "original add: 3"]
-        #expect(log.all == (invoked ? [originals[0], "event [1]"] : ["event [1]", originals[0]]) + originals.dropFirst())
+        #expect(
+            log.all == (invoked ? [originals[0], "event [1]"] : ["event [1]", originals[0]])
+                + originals.dropFirst())
     }
 
     @Test("disposing a subscription twice is harmless and leaves other subscribers receiving")
@@ -41,7 +46,9 @@ struct RxMisuseTests {
         #expect(log.all == ["second [5]", "original add: 5", "original add: 6"])
     }
 
-    @Test("a subscriber that re-enters the observed method sees each call once; the nested event is queued behind the current one", arguments: [false, true])
+    @Test(
+        "a subscriber that re-enters the observed method sees each call once; the nested event is queued behind the current one",
+        arguments: [false, true])
     func reentrantSubscriber(invoked: Bool) throws {
         let log = EventLog()
         let obj = try makeCounter("RxReenter", log: log).new()

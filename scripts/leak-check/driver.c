@@ -21,7 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct { double a, b, c; } vec3; /* 24 bytes: returned in memory, forward path */
+typedef struct {
+    double a, b, c;
+} vec3; /* 24 bytes: returned in memory, forward path */
 
 static ic_class *plain_class, *sub_class, *forwarded_class, *child_class;
 static ic_sel add_sel, ping_sel, vec_sel, dealloc_sel;
@@ -38,7 +40,10 @@ static int add_one(ic_id self, ic_sel cmd, int x)
     return x + 1;
 }
 
-static void ping(ic_id self, ic_sel cmd) { (void)self, (void)cmd; }
+static void ping(ic_id self, ic_sel cmd)
+{
+    (void)self, (void)cmd;
+}
 
 static vec3 vec(ic_id self, ic_sel cmd)
 {
@@ -55,7 +60,9 @@ static void sub_dealloc(ic_id self, ic_sel cmd)
 }
 
 /* Observer contexts: a heap counter each, freed by the release function. */
-typedef struct { long calls; } context;
+typedef struct {
+    long calls;
+} context;
 
 static context *new_context(void)
 {
@@ -101,8 +108,8 @@ static ic_observer_token observe(ic_id obj, ic_sel sel, ic_observer_phase phase,
 static void observe_death(ic_id obj, ic_observer_phase phase, long i)
 {
     ic_observer_token token = 0;
-    if (ic_intercept_add_dealloc_observer(obj, phase, count_death, new_context(),
-                                          release_context, &token) != IC_OK)
+    if (ic_intercept_add_dealloc_observer(obj, phase, count_death, new_context(), release_context,
+                                          &token) != IC_OK)
         fail("add dealloc observer", i);
     atomic_fetch_add(&deaths_expected, 1);
 }
@@ -112,8 +119,7 @@ static void live_and_die(long i)
 {
     ic_class *cls = i % 3 == 0 ? plain_class : i % 3 == 1 ? sub_class : forwarded_class;
     ic_id obj = ic_class_create_instance(cls);
-    if (!obj)
-        fail("create", i);
+    if (!obj) fail("create", i);
     long calls = 0;
     ic_observer_token removable = 0;
 
@@ -124,20 +130,17 @@ static void live_and_die(long i)
         removable = observe(obj, add_sel, IC_OBSERVE_BEFORE, i);
         observe(obj, add_sel, IC_OBSERVE_AFTER, i);
         for (int k = 0; k < 3; k++)
-            if (IC_MSG(IC_FN(int, int), obj, add_sel, k) != k + 1)
-                fail("add: result", i);
+            if (IC_MSG(IC_FN(int, int), obj, add_sel, k) != k + 1) fail("add: result", i);
         calls += 2 * 3;
     }
     if (i % 3 == 0) { /* a struct returned in memory: the forward path */
         observe(obj, vec_sel, IC_OBSERVE_AFTER, i);
         vec3 v = IC_MSG(IC_FN(vec3), obj, vec_sel);
-        if (v.a != 1 || v.c != 3)
-            fail("vec result", i);
+        if (v.a != 1 || v.c != 3) fail("vec result", i);
         calls += 1;
     }
     if (i % 5 == 0) { /* intercepted but unobserved: prepare only */
-        if (ic_intercept_prepare(obj, ping_sel) != IC_OK)
-            fail("prepare ping", i);
+        if (ic_intercept_prepare(obj, ping_sel) != IC_OK) fail("prepare ping", i);
         IC_MSG(IC_FN(void), obj, ping_sel);
     }
     if (i % 4 == 0) { /* associations: a retained child that is observed dying, an assigned one */
@@ -153,8 +156,7 @@ static void live_and_die(long i)
         observe_death(obj, IC_OBSERVE_AFTER, i);
     }
     ic_id weak = NULL;
-    if (i % 5 == 1 && ic_weak_store(&weak, obj) != IC_OK)
-        fail("weak store", i);
+    if (i % 5 == 1 && ic_weak_store(&weak, obj) != IC_OK) fail("weak store", i);
     if (i % 9 == 0) { /* a heap invocation that retains its object argument */
         ic_invocation *inv = ic_invocation_create(ic_signature_parse("i@:i"));
         if (!inv || ic_invocation_set_target(inv, obj) != IC_OK ||
@@ -163,31 +165,29 @@ static void live_and_die(long i)
             fail("invocation", i);
         int x = 41, r = 0;
         ic_invocation_set_argument(inv, 2, &x);
-        if (ic_invocation_invoke(inv) != IC_OK || ic_invocation_get_return_value(inv, &r) != IC_OK ||
-            r != 42)
+        if (ic_invocation_invoke(inv) != IC_OK ||
+            ic_invocation_get_return_value(inv, &r) != IC_OK || r != 42)
             fail("invoke", i);
-        if (i % 2 == 0)
-            calls += 2; /* seen by both add: observers */
+        if (i % 2 == 0) calls += 2; /* seen by both add: observers */
         ic_invocation_destroy(inv);
     }
     if (i % 1000 == 0) { /* closure IMPs come and go too */
         ic_imp imp = ic_closure_imp_create(ic_signature_parse("v@:"), (ic_closure_fn)count_call,
                                            new_context(), release_context);
-        if (!imp || ic_closure_imp_destroy(imp) != IC_OK)
-            fail("closure", i);
+        if (!imp || ic_closure_imp_destroy(imp) != IC_OK) fail("closure", i);
     }
     if (removable && i % 7 == 0) { /* some observers go before their object does */
-        if (ic_intercept_remove_observer(removable) != IC_OK)
-            fail("remove", i);
+        if (ic_intercept_remove_observer(removable) != IC_OK) fail("remove", i);
     }
     atomic_fetch_add(&calls_expected, calls);
     ic_release(obj);
-    if (weak != NULL)
-        fail("weak reference not zeroed", i);
+    if (weak != NULL) fail("weak reference not zeroed", i);
     ic_weak_destroy(&weak);
 }
 
-typedef struct { long first, count; } slice;
+typedef struct {
+    long first, count;
+} slice;
 
 static void *run_slice(void *p)
 {
@@ -200,15 +200,13 @@ static void *run_slice(void *p)
 static ic_class *make_class(const char *name, ic_class *superclass)
 {
     ic_class *cls = ic_class_allocate(name, superclass, 16);
-    if (!cls)
-        fail(name, -1);
+    if (!cls) fail(name, -1);
     return cls;
 }
 
 static void add(ic_class *cls, ic_sel sel, ic_imp imp, const char *types)
 {
-    if (ic_class_add_method(cls, sel, imp, types) != IC_OK)
-        fail("add method", -1);
+    if (ic_class_add_method(cls, sel, imp, types) != IC_OK) fail("add method", -1);
 }
 
 int main(int argc, char **argv)
@@ -227,8 +225,7 @@ int main(int argc, char **argv)
     add(plain_class, add_sel, (ic_imp)add_one, "i@:i");
     add(plain_class, ping_sel, (ic_imp)ping, "v@:");
     add(plain_class, vec_sel, (ic_imp)vec, "{vec3=ddd}@:");
-    if (ic_class_register(plain_class) != IC_OK)
-        fail("register", -1);
+    if (ic_class_register(plain_class) != IC_OK) fail("register", -1);
     sub_class = make_class("LeakSub", plain_class);
     add(sub_class, dealloc_sel, (ic_imp)sub_dealloc, "v@:");
     forwarded_class = make_class("LeakForwarded", plain_class);
@@ -244,8 +241,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < threads; t++) {
         slices[t].first = objects / threads * t;
         slices[t].count = t == threads - 1 ? objects - slices[t].first : objects / threads;
-        if (pthread_create(&ids[t], NULL, run_slice, &slices[t]) != 0)
-            fail("pthread_create", t);
+        if (pthread_create(&ids[t], NULL, run_slice, &slices[t]) != 0) fail("pthread_create", t);
     }
     for (int t = 0; t < threads; t++)
         pthread_join(ids[t], NULL);

@@ -14,7 +14,7 @@
 
 #ifdef __cplusplus
 #define IC_EXTERN_C_BEGIN extern "C" {
-#define IC_EXTERN_C_END }
+#define IC_EXTERN_C_END   }
 #else
 #define IC_EXTERN_C_BEGIN
 #define IC_EXTERN_C_END
@@ -73,11 +73,11 @@ typedef enum ic_status {
     IC_ERR_FFI,                      /* libffi refused to prepare a call or closure */
     IC_ERR_LIMIT,                    /* a fixed limit of the runtime was reached */
     /* Interception engine (ic_intercept.h) */
-    IC_ERR_FORBIDDEN_SELECTOR,       /* this selector must not be intercepted */
-    IC_ERR_UNSUPPORTED_SIGNATURE,    /* the method's signature cannot be intercepted */
-    IC_ERR_CLASS_SWAPPED,            /* the object's class was changed by someone else */
-    IC_ERR_COLLISION,                /* an IMP or class changed under the engine while swapping */
-    IC_ERR_OBSERVER_NOT_FOUND,       /* unknown observer token, or already removed */
+    IC_ERR_FORBIDDEN_SELECTOR,    /* this selector must not be intercepted */
+    IC_ERR_UNSUPPORTED_SIGNATURE, /* the method's signature cannot be intercepted */
+    IC_ERR_CLASS_SWAPPED,         /* the object's class was changed by someone else */
+    IC_ERR_COLLISION,             /* an IMP or class changed under the engine while swapping */
+    IC_ERR_OBSERVER_NOT_FOUND,    /* unknown observer token, or already removed */
 } ic_status;
 
 /* The enumerator's name, e.g. "IC_ERR_MALFORMED_ENCODING". Immortal string. */

@@ -51,10 +51,10 @@ IC_EXPORT ic_class *ic_class_root(void);
  * registered or allocated class has this name), IC_ERR_CLASS_NOT_REGISTERED (superclass not
  * registered), IC_ERR_LIMIT (storage too large).
  */
-IC_EXPORT ic_class *ic_class_allocate(const char *name, ic_class *superclass,
-                                      size_t storage_bytes);
+IC_EXPORT ic_class *ic_class_allocate(const char *name, ic_class *superclass, size_t storage_bytes);
 
-/* Registers an allocated class. Errors: IC_ERR_INVALID_ARGUMENT, IC_ERR_CLASS_ALREADY_REGISTERED. */
+/* Registers an allocated class. Errors: IC_ERR_INVALID_ARGUMENT, IC_ERR_CLASS_ALREADY_REGISTERED.
+ */
 IC_EXPORT ic_status ic_class_register(ic_class *cls);
 
 /* Frees an allocated class that was never registered, with its methods.

@@ -132,7 +132,8 @@ IC_EXPORT void ic_intercept_get_counters(ic_intercept_counters *out);
 
 /* The counters restricted to one original class: its interception subclass, its methods, its
  * live instances, the observers on its instances, its instances currently moved. */
-IC_EXPORT ic_status ic_intercept_get_class_counters(const ic_class *cls, ic_intercept_counters *out);
+IC_EXPORT ic_status ic_intercept_get_class_counters(const ic_class *cls,
+                                                    ic_intercept_counters *out);
 
 IC_EXTERN_C_END
 

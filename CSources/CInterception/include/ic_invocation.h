@@ -37,8 +37,7 @@ IC_EXPORT size_t ic_invocation_size(const ic_signature *sig);
  * releases them and frees nothing).
  * Errors: NULL with IC_ERR_INVALID_ARGUMENT (NULL, misaligned or too small buffer).
  */
-IC_EXPORT ic_invocation *ic_invocation_init_in(void *buffer, size_t size,
-                                               const ic_signature *sig);
+IC_EXPORT ic_invocation *ic_invocation_init_in(void *buffer, size_t size, const ic_signature *sig);
 
 /* Frees a heap invocation (NULL is ignored). Retained arguments are released. Frame invocations
  * are ignored. */
@@ -55,8 +54,7 @@ IC_EXPORT const ic_signature *ic_invocation_signature(const ic_invocation *inv);
 IC_EXPORT ic_status ic_invocation_get_argument(const ic_invocation *inv, size_t index, void *out);
 
 /* Copies `*value` into argument `index`. Errors: as ic_invocation_get_argument. */
-IC_EXPORT ic_status ic_invocation_set_argument(ic_invocation *inv, size_t index,
-                                               const void *value);
+IC_EXPORT ic_status ic_invocation_set_argument(ic_invocation *inv, size_t index, const void *value);
 
 /* Direct pointer to argument `index`'s storage, or NULL if out of range. */
 IC_EXPORT void *ic_invocation_argument_pointer(const ic_invocation *inv, size_t index);

@@ -52,26 +52,26 @@ IC_EXPORT void ic_nil_imp(void);
 
 /* Sends `SEL` to `RECV` with the given arguments, calling the IMP as FN_TYPE (see IC_FN).
  * RECV and SEL are evaluated once. */
-#define IC_MSG(FN_TYPE, RECV, SEL, ...)                                                          \
-    __extension__({                                                                              \
-        ic_id ic_msg_recv_ = (RECV);                                                             \
-        ic_sel ic_msg_sel_ = (SEL);                                                              \
-        ((FN_TYPE)ic_msg_lookup(ic_msg_recv_, ic_msg_sel_))(ic_msg_recv_, ic_msg_sel_,          \
-                                                            ##__VA_ARGS__);                      \
+#define IC_MSG(FN_TYPE, RECV, SEL, ...)                                                            \
+    __extension__({                                                                                \
+        ic_id ic_msg_recv_ = (RECV);                                                               \
+        ic_sel ic_msg_sel_ = (SEL);                                                                \
+        ((FN_TYPE)ic_msg_lookup(ic_msg_recv_, ic_msg_sel_))(ic_msg_recv_, ic_msg_sel_,             \
+                                                            ##__VA_ARGS__);                        \
     })
 
 /* Sends `SEL` to `SUPER->receiver`, starting the lookup at `SUPER->super_class`. */
-#define IC_MSG_SUPER(FN_TYPE, SUPER, SEL, ...)                                                   \
-    __extension__({                                                                              \
-        const ic_super *ic_msg_super_ = (SUPER);                                                 \
-        ic_sel ic_msg_sel_ = (SEL);                                                              \
-        ((FN_TYPE)ic_msg_lookup_super(ic_msg_super_, ic_msg_sel_))(ic_msg_super_->receiver,     \
-                                                                   ic_msg_sel_, ##__VA_ARGS__);  \
+#define IC_MSG_SUPER(FN_TYPE, SUPER, SEL, ...)                                                     \
+    __extension__({                                                                                \
+        const ic_super *ic_msg_super_ = (SUPER);                                                   \
+        ic_sel ic_msg_sel_ = (SEL);                                                                \
+        ((FN_TYPE)ic_msg_lookup_super(ic_msg_super_, ic_msg_sel_))(ic_msg_super_->receiver,        \
+                                                                   ic_msg_sel_, ##__VA_ARGS__);    \
     })
 
 /* Sends a message by name (registering the selector): convenient, slower (a selector lookup by
  * name per call). */
-#define IC_MSG_NAMED(FN_TYPE, RECV, NAME, ...)                                                   \
+#define IC_MSG_NAMED(FN_TYPE, RECV, NAME, ...)                                                     \
     IC_MSG(FN_TYPE, RECV, ic_sel_register(NAME), ##__VA_ARGS__)
 
 IC_EXTERN_C_END

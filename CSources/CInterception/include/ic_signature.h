@@ -34,9 +34,9 @@
 IC_EXTERN_C_BEGIN
 
 /* Limits of the parser. */
-#define IC_ENCODING_MAX_DEPTH 64      /* nesting of pointers, arrays and structs */
-#define IC_ENCODING_MAX_ARGUMENTS 128 /* arguments of a signature, self and _cmd included */
-#define IC_ENCODING_MAX_LENGTH 65536  /* bytes of an encoding string */
+#define IC_ENCODING_MAX_DEPTH     64    /* nesting of pointers, arrays and structs */
+#define IC_ENCODING_MAX_ARGUMENTS 128   /* arguments of a signature, self and _cmd included */
+#define IC_ENCODING_MAX_LENGTH    65536 /* bytes of an encoding string */
 
 /*
  * Parses a function or method type encoding into a signature (cached).

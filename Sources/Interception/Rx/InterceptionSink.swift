@@ -27,7 +27,8 @@ class InterceptionSink: @unchecked Sendable {
     func install(on object: OpaquePointer, selector: Selector, phase: ic_observer_phase) -> ic_status {
         var token: ic_observer_token = 0
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = ic_intercept_add_observer(object, selector.pointer, phase, sinkCallback, context, sinkRelease, &token)
+        let status = ic_intercept_add_observer(
+            object, selector.pointer, phase, sinkCallback, context, sinkRelease, &token)
         if status != IC_OK {
             Unmanaged<InterceptionSink>.fromOpaque(context).release()
         }
@@ -38,7 +39,8 @@ class InterceptionSink: @unchecked Sendable {
     func installDealloc(on object: OpaquePointer, phase: ic_observer_phase) -> ic_status {
         var token: ic_observer_token = 0
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = ic_intercept_add_dealloc_observer(object, phase, sinkDeallocCallback, context, sinkRelease, &token)
+        let status = ic_intercept_add_dealloc_observer(
+            object, phase, sinkDeallocCallback, context, sinkRelease, &token)
         if status != IC_OK {
             Unmanaged<InterceptionSink>.fromOpaque(context).release()
         }
@@ -77,8 +79,11 @@ final class ArgumentsSink: InterceptionSink, @unchecked Sendable {
 
     init(signature: OpaquePointer) {
         let count = ic_signature_argument_count(signature)
-        boxers = count > 2
-            ? (2..<count).map { ArgumentBoxer(encoding: String(cString: ic_signature_argument_type(signature, $0))) }
+        boxers =
+            count > 2
+            ? (2..<count).map {
+                ArgumentBoxer(encoding: String(cString: ic_signature_argument_type(signature, $0)))
+            }
             : []
     }
 

@@ -58,7 +58,8 @@ final class InterceptionState: @unchecked Sendable {
             }
             let signature = try InterceptionState.signature(of: object, selector: selector)
             let sink = ArgumentsSink(signature: signature)
-            try InterceptionState.check(sink.install(on: object.pointer, selector: selector, phase: phase), object, selector)
+            try InterceptionState.check(
+                sink.install(on: object.pointer, selector: selector, phase: phase), object, selector)
             if phase == IC_OBSERVE_BEFORE {
                 sentMessage[selector] = sink
             } else {
@@ -81,7 +82,8 @@ final class InterceptionState: @unchecked Sendable {
             let signature = try InterceptionState.signature(of: object, selector: key.selector)
             let sink = try make(signature)
             try InterceptionState.check(
-                sink.install(on: object.pointer, selector: key.selector, phase: key.phase), object, key.selector)
+                sink.install(on: object.pointer, selector: key.selector, phase: key.phase), object,
+                key.selector)
             typed[key] = sink
             return sink
         }
@@ -94,7 +96,8 @@ final class InterceptionState: @unchecked Sendable {
                 return sink
             }
             let sink = DeallocSink(completesWithEvent: !before)
-            let status = sink.installDealloc(on: object.pointer, phase: before ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER)
+            let status = sink.installDealloc(
+                on: object.pointer, phase: before ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER)
             try InterceptionState.check(status, object, KnownSelectors.shared.dealloc)
             if before {
                 deallocating = sink

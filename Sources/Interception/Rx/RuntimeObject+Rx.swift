@@ -90,7 +90,8 @@ extension Reactive where Base: RuntimeObject {
         do {
             let state = try InterceptionState.of(base)
             let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
-                try TypedArgumentsSink<repeat each T>(signature: signature, className: className, selector: selector)
+                try TypedArgumentsSink<repeat each T>(
+                    signature: signature, className: className, selector: selector)
             }
             return sink.subject.asObservable()
         } catch let error as InterceptionError {

@@ -14,7 +14,8 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
             swiftTypes.append(TypeEncoding.normalized(type.runtimeEncoding))
         }
         let count = ic_signature_argument_count(signature)
-        let methodTypes = count > 2 ? (2..<count).map { String(cString: ic_signature_argument_type(signature, $0)) } : []
+        let methodTypes =
+            count > 2 ? (2..<count).map { String(cString: ic_signature_argument_type(signature, $0)) } : []
         guard methodTypes == swiftTypes else {
             throw .typeMismatch(
                 className: className, selector: selector,

@@ -17,13 +17,13 @@
 #define ICT_MATRIX_MAX_VALUE 32 /* bytes of the largest type (the 32-byte struct) */
 
 typedef struct ict_matrix_case {
-    const char *encoding;     /* the method's encoding, e.g. "d@:i{ff=ff}" */
-    const char *return_type;  /* the return type's case name in ict_type_cases(), or "void" */
-    size_t arg_count;         /* arguments after self and _cmd */
+    const char *encoding;    /* the method's encoding, e.g. "d@:i{ff=ff}" */
+    const char *return_type; /* the return type's case name in ict_type_cases(), or "void" */
+    size_t arg_count;        /* arguments after self and _cmd */
     const char *arg_types[ICT_MATRIX_MAX_ARITY]; /* their case names in ict_type_cases() */
     const void *args[ICT_MATRIX_MAX_ARITY];      /* the values the calls below pass */
-    const void *ret;          /* the value the method returns (NULL for void) */
-    bool optimized;           /* the runtime's trampoline table has this signature's ABI key */
+    const void *ret;                             /* the value the method returns (NULL for void) */
+    bool optimized; /* the runtime's trampoline table has this signature's ABI key */
     /* The method: records what it receives (ict_matrix_received) and returns *ret. */
     ic_imp imp;
     /* Calls imp directly through a function pointer of its type, with args; stores the result. */

@@ -16,8 +16,8 @@ typedef struct ict_type_case {
     const char *name;     /* "int", "struct_ff", ... */
     const char *encoding; /* the type's encoding: "i", "{ff=ff}" */
     size_t size;
-    const void *sample;   /* a value of the type */
-    const void *other;    /* a different value of the type */
+    const void *sample; /* a value of the type */
+    const void *other;  /* a different value of the type */
     /* Field-wise equality (padding bytes are not compared). */
     bool (*equal)(const void *a, const void *b);
     /* Method IMPs: T echo(self, _cmd, T) returns its argument; T make(self, _cmd) returns
