@@ -9,6 +9,7 @@
  */
 #include "invocation.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,57 @@
 #include "object.h"
 
 #define IC_SMALL_RETURN 16
+
+/*
+ * One freed heap invocation block kept per thread, so that a create/destroy pair per call (what a
+ * generic send from Swift does) does not reach malloc each time. Only blocks of up to
+ * IC_INVOCATION_CACHE_MAX bytes are kept. The block is owned by the thread (plain thread-local
+ * storage, no lock); the thread-exit destructor of `cache_key` frees it. Nested or concurrent
+ * invocations on one thread simply allocate: the cache holds one block.
+ */
+#define IC_INVOCATION_CACHE_MAX 1024
+static __thread void *cached_block;
+static __thread size_t cached_size;
+static pthread_key_t cache_key;
+static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
+
+static void free_cached_block(void *marker)
+{
+    (void)marker;
+    free(cached_block);
+    cached_block = NULL;
+}
+
+static void make_cache_key(void)
+{
+    if (pthread_key_create(&cache_key, free_cached_block) != 0)
+        ic_fatal("cannot create the invocation cache's thread-exit key");
+}
+
+/* A 16-aligned block of at least `size` bytes: the thread's cached one if it is big enough. */
+static void *take_block(size_t size)
+{
+    void *block = cached_block;
+    if (block && cached_size >= size) {
+        cached_block = NULL;
+        return block;
+    }
+    return aligned_alloc(16, size);
+}
+
+/* Keeps `block` (of `size` bytes) as the thread's cached block if there is room, else frees it. */
+static void give_block(void *block, size_t size)
+{
+    if (cached_block || size > IC_INVOCATION_CACHE_MAX) {
+        free(block);
+        return;
+    }
+    pthread_once(&cache_key_once, make_cache_key);
+    /* Any non-NULL value makes the destructor run at thread exit. */
+    if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, &cached_block);
+    cached_block = block;
+    cached_size = size;
+}
 
 static ic_status bad_index(const ic_invocation *inv, size_t index)
 {
@@ -57,7 +109,7 @@ ic_invocation *ic_invocation_create(const ic_signature *sig)
         ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_create: signature is NULL");
         return NULL;
     }
-    unsigned char *block = aligned_alloc(16, ic_invocation_size(sig));
+    unsigned char *block = take_block(ic_invocation_size(sig));
     if (!block) {
         ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory creating an invocation for \"%s\"",
                 sig->types);
@@ -97,7 +149,7 @@ void ic_invocation_destroy(ic_invocation *inv)
         release_object_arguments(inv);
         inv->flags &= ~(uint32_t)IC_INV_RETAINS_ARGUMENTS;
     }
-    if (inv->flags & IC_INV_HEAP) free(inv);
+    if (inv->flags & IC_INV_HEAP) give_block(inv, ic_invocation_size(inv->sig));
 }
 
 ic_invocation *ic_invocation_copy(const ic_invocation *inv)

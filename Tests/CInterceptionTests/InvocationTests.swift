@@ -124,6 +124,40 @@ struct InvocationTests {
         #expect(out == [0, 0, 0, 0])
     }
 
+    @Test(
+        "memory of a destroyed invocation that the next one reuses comes back zeroed, whatever the signatures"
+    )
+    func reusedMemoryIsZeroed() throws {
+        // Each thread keeps one freed block for the next create: a destroy/create pair must not
+        // leak the old arguments, even into a smaller signature laid out differently.
+        let big = try #require(ic_signature_parse("{q4=qqqq}@:qqd{q4=qqqq}"))
+        let small = try #require(ic_signature_parse("q@:q"))
+        for _ in 0..<3 {
+            let first = try #require(ic_invocation_create(big))
+            for index in 2..<ic_signature_argument_count(big) {
+                let pointer = try #require(ic_invocation_argument_pointer(first, index))
+                pointer.initializeMemory(
+                    as: UInt8.self, repeating: 0xA5, count: ic_signature_argument_size(big, index))
+            }
+            let pattern = [UInt8](repeating: 0xA5, count: 32)
+            pattern.withUnsafeBytes { _ = ic_invocation_set_return_value(first, $0.baseAddress) }
+            ic_invocation_destroy(first)
+            for sig in [small, big] {
+                let next = try #require(ic_invocation_create(sig))
+                defer { ic_invocation_destroy(next) }
+                for index in 2..<ic_signature_argument_count(sig) {
+                    let pointer = try #require(ic_invocation_argument_pointer(next, index))
+                    let size = ic_signature_argument_size(sig, index)
+                    #expect((0..<size).allSatisfy { pointer.load(fromByteOffset: $0, as: UInt8.self) == 0 })
+                }
+                var returned = [UInt8](repeating: 1, count: 32)
+                returned.withUnsafeMutableBytes { _ = ic_invocation_get_return_value(next, $0.baseAddress) }
+                let returnSize = sig == big ? 32 : 8
+                #expect(returned.prefix(returnSize).allSatisfy { $0 == 0 })
+            }
+        }
+    }
+
     @Test("argument indexes beyond the signature are refused")
     func indexOutOfRange() throws {
         let inv = try #require(ic_invocation_create(ic_signature_parse("i@:i")))
