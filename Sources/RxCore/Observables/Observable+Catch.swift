@@ -11,6 +11,20 @@ extension ObservableType {
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
         Catch(source: asObservable(), handler: { _ in .just(element) })
     }
+
+    /// Deprecated RxSwift 5 name of `catch(_:)`.
+    @available(*, deprecated, renamed: "catch(_:)")
+    public func catchError(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<
+        Element
+    > {
+        `catch`(handler)
+    }
+
+    /// Deprecated RxSwift 5 name of `catchAndReturn(_:)`.
+    @available(*, deprecated, renamed: "catchAndReturn(_:)")
+    public func catchErrorJustReturn(_ element: Element) -> Observable<Element> {
+        catchAndReturn(element)
+    }
 }
 
 /// `subscription` holds the source subscription, then the recovery one.

@@ -65,6 +65,20 @@ extension ObservableType {
         subscribe(onNext: onNext, onError: { reportBindingError($0) })
     }
 
+    /// Subscribes `onNext` to the elements of this sequence, passing it `object` as its first
+    /// argument while `object` is alive; `object` is held weakly, so the binding does not keep it
+    /// alive. The sequence must not fail.
+    public func bind<Object: AnyObject>(with object: Object, onNext: @escaping (Object, Element) -> Void)
+        -> Disposable
+    {
+        subscribe(
+            onNext: { [weak object] element in
+                guard let object else { return }
+                onNext(object, element)
+            },
+            onError: { reportBindingError($0) })
+    }
+
     private func bindRelays(_ accept: @escaping (Element) -> Void) -> Disposable {
         subscribe { event in
             switch event {

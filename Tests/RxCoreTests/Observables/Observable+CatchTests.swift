@@ -28,5 +28,12 @@ extension RxCoreTests {
                 of: Observable<Int>.error(TestError(1)).catch { _ in throw TestError(2) })
             #expect(events == [.error(TestError(2))])
         }
+
+        @Test("The deprecated catchError and catchErrorJustReturn are catch and catchAndReturn")
+        func deprecatedAliases() {
+            let aliases: any DeprecatedAliasCalls = DeprecatedAliases()
+            #expect(aliases.catchErrorEvents() == [.next(1), .next(2), .completed])
+            #expect(aliases.catchErrorJustReturnEvents() == [.next(1), .next(2), .completed])
+        }
     }
 }

@@ -48,5 +48,29 @@ extension RxCoreTests {
             }
             #expect(count == 2)
         }
+
+        @Test("Bind with an object passes it to onNext while it is alive, without retaining it")
+        func bindWithObject() {
+            final class Owner {
+                var received: [Int] = []
+            }
+            let subject = PublishSubject<Int>()
+            var owner: Owner? = Owner()
+            weak let weakOwner = owner
+            var calls = 0
+            let subscription = subject.bind(with: owner!) { owner, element in
+                calls += 1
+                owner.received.append(element)
+            }
+            subject.onNext(1)
+            subject.onNext(2)
+            #expect(owner?.received == [1, 2])
+            owner = nil
+            #expect(weakOwner == nil)
+            subject.onNext(3)
+            #expect(calls == 2)
+            subscription.dispose()
+            #expect(!subject.hasObservers)
+        }
     }
 }

@@ -1,0 +1,40 @@
+extension ObservableType {
+    /// Drops every element and emits only the completion or the error. (RxSwift 6 returns a
+    /// `Completable`; this module has no traits, so the result is an `Observable<Never>`, which
+    /// is what a `Completable` wraps.)
+    public func ignoreElements() -> Observable<Never> {
+        IgnoreElements(source: asObservable())
+    }
+}
+
+private final class IgnoreElementsSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+where Observer.Element == Never {
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            break
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+private final class IgnoreElements<Element>: Producer<Never> {
+    private let source: Observable<Element>
+
+    init(source: Observable<Element>) {
+        self.source = source
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Never {
+        let sink = IgnoreElementsSink<Element, Observer>(observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}

@@ -1,0 +1,106 @@
+extension ObservableType {
+    /// Drops the elements until `other` emits an element, then emits the rest. An error of
+    /// `other` is emitted; its completion is ignored.
+    ///
+    /// As in RxSwift, if this sequence completes before `other` has emitted, the completion is
+    /// not emitted either: the subscription ends without a terminal event.
+    public func skip<Source: ObservableType>(until other: Source) -> Observable<Element> {
+        SkipUntil(source: asObservable(), other: other.asObservable())
+    }
+}
+
+/// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
+/// source and of `other`, guards `forwarding`, and is held while forwarding.
+private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+    typealias Element = Observer.Element
+
+    fileprivate let lock = RxLock(recursive: true)
+    private let next: NextReceiver<Element>
+    /// Set when `other` emits its first element; never reset.
+    fileprivate var forwarding = false
+
+    override init(observer: Observer, cancel: Cancelable) {
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func onNextElement(_ element: Element) {
+        lock.lock()
+        defer { lock.unlock() }
+        if forwarding && !isDisposed {
+            next.receive(element)
+        }
+    }
+
+    /// Subscribes the source first and then `other`, as RxSwift does.
+    func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
+        let sourceSubscription = source.subscribe(self)
+        let otherObserver = SkipUntilOtherObserver(parent: self)
+        otherObserver.subscription.setDisposable(other.subscribe(otherObserver))
+        return Disposables.create(sourceSubscription, otherObserver.subscription)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNextElement(element)
+        case .error:
+            lock.withLock {
+                forwardOn(event)
+                dispose()
+            }
+        case .completed:
+            lock.withLock {
+                if forwarding {
+                    forwardOn(event)
+                }
+                dispose()
+            }
+        }
+    }
+}
+
+/// Opens the gate at the first element of `other` and then unsubscribes from it.
+private final class SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverType {
+    typealias Element = Other
+
+    private let parent: SkipUntilSink<Other, Observer>
+    let subscription = SingleAssignmentDisposable()
+
+    init(parent: SkipUntilSink<Other, Observer>) {
+        self.parent = parent
+    }
+
+    func on(_ event: Event<Other>) {
+        parent.lock.withLock {
+            switch event {
+            case .next:
+                parent.forwarding = true
+                subscription.dispose()
+            case .error(let error):
+                parent.forwardOn(.error(error))
+                parent.dispose()
+            case .completed:
+                subscription.dispose()
+            }
+        }
+    }
+}
+
+private final class SkipUntil<Element, Other>: Producer<Element> {
+    private let source: Observable<Element>
+    private let other: Observable<Other>
+
+    init(source: Observable<Element>, other: Observable<Other>) {
+        self.source = source
+        self.other = other
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)
+        let subscription = sink.run(source: source, other: other)
+        return (sink, subscription)
+    }
+}

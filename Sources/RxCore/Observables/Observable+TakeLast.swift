@@ -1,0 +1,60 @@
+extension ObservableType {
+    /// Emits the last `count` elements when the sequence completes, then completes. Nothing is
+    /// emitted before the completion; an error is emitted without the buffered elements.
+    public func takeLast(_ count: Int) -> Observable<Element> {
+        precondition(count >= 0, "count can't be negative")
+        return TakeLast(source: asObservable(), count: count)
+    }
+}
+
+private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let count: Int
+    // Holds at most `count` elements, the latest ones. Only touched by `on`, which is never
+    // called concurrently.
+    private var buffer = RxQueue<Element>()
+
+    init(count: Int, observer: Observer, cancel: Cancelable) {
+        self.count = count
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            buffer.enqueue(element)
+            if buffer.count > count {
+                _ = buffer.dequeue()
+            }
+        case .error:
+            forwardOn(event)
+            dispose()
+        case .completed:
+            // `forwardOn` stops delivering if the observer disposes the subscription meanwhile.
+            while let element = buffer.dequeue() {
+                forwardOn(.next(element))
+            }
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+private final class TakeLast<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let count: Int
+
+    init(source: Observable<Element>, count: Int) {
+        self.source = source
+        self.count = count
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink, subscription)
+    }
+}
