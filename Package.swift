@@ -5,7 +5,7 @@
 // docs/ARCHITECTURE.md.
 //
 // Build settings, and why:
-// - No `unsafeFlags` anywhere: they would make the package unusable as a dependency. Warning
+// - No unsafe build flags anywhere: they would make the package unusable as a dependency. Warning
 //   flags for the C sources (-Wall -Wextra -Werror) are applied by `.ci/run`'s lint step instead.
 // - libffi is the only dependency outside the toolchain. It is declared as a system-library
 //   target (`CFFI`) found through pkg-config, with the Debian package that provides it.

@@ -298,44 +298,49 @@ static double run_libffi_floor(uint64_t ops)
 
 static unsigned class_serial;
 
+/* Times ic_intercept_prepare(add:) on each of the first `ops` objects, then releases them and
+ * frees the array (also when making them failed: `made` of them exist). */
+static double time_prepare_and_release(ic_id *objects, uint64_t made, uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = 0, t1 = 0;
+    if (made == ops) {
+        t0 = start_clock();
+        for (uint64_t i = 0; i < ops; i++)
+            bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
+        t1 = stop_clock();
+    }
+    for (uint64_t i = 0; i < made; i++)
+        ic_release(objects[i]);
+    free(objects);
+    return bad || made != ops ? -1 : t1 - t0;
+}
+
 /* First instance of a class: includes making the interception subclass and its method. The
  * classes and instances are made before the clock starts. */
 static double run_intercept_first(uint64_t ops)
 {
     ic_id *objects = malloc(ops * sizeof *objects);
-    for (uint64_t i = 0; i < ops; i++) {
+    if (!objects) return -1;
+    uint64_t made = 0;
+    for (; made < ops; made++) {
         char name[64];
         snprintf(name, sizeof name, "BenchFirst%u", class_serial++);
         ic_class *cls = make_counter_class(name);
-        objects[i] = cls ? ic_class_create_instance(cls) : NULL;
-        if (!objects[i]) return -1;
+        if (!cls || !(objects[made] = ic_class_create_instance(cls))) break;
     }
-    uint64_t bad = 0;
-    double t0 = start_clock();
-    for (uint64_t i = 0; i < ops; i++)
-        bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
-    double t1 = stop_clock();
-    for (uint64_t i = 0; i < ops; i++)
-        ic_release(objects[i]);
-    free(objects);
-    return bad ? -1 : t1 - t0;
+    return time_prepare_and_release(objects, made, ops);
 }
 
 /* A further instance of an already prepared class. */
 static double run_intercept_next(uint64_t ops)
 {
     ic_id *objects = malloc(ops * sizeof *objects);
-    for (uint64_t i = 0; i < ops; i++)
-        if (!(objects[i] = ic_class_create_instance(counter_class))) return -1;
-    uint64_t bad = 0;
-    double t0 = start_clock();
-    for (uint64_t i = 0; i < ops; i++)
-        bad += ic_intercept_prepare(objects[i], sel_add) != IC_OK;
-    double t1 = stop_clock();
-    for (uint64_t i = 0; i < ops; i++)
-        ic_release(objects[i]);
-    free(objects);
-    return bad ? -1 : t1 - t0;
+    if (!objects) return -1;
+    uint64_t made = 0;
+    for (; made < ops; made++)
+        if (!(objects[made] = ic_class_create_instance(counter_class))) break;
+    return time_prepare_and_release(objects, made, ops);
 }
 
 /* ---- the table ----------------------------------------------------------------------------- */

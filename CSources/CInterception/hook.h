@@ -69,14 +69,28 @@ __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_
     return NULL;
 }
 
-/* The slot of an object whose call should be reported (it has observers), or NULL: then the
- * trampoline just tail-calls the original. */
-__attribute__((always_inline)) static inline ic_hook_slot *ic_hook_observed_slot(ic_id self,
-                                                                                 ic_sel sel)
+/* Whether a call that found `slot` (NULL: none) should be reported: it has observers. Otherwise
+ * the trampoline just tail-calls the original. */
+__attribute__((always_inline)) static inline bool ic_hook_is_observed(const ic_hook_slot *slot)
 {
-    ic_hook_slot *slot = ic_hook_find_slot(self, sel);
-    if (slot && atomic_load_explicit(&slot->observed, memory_order_acquire)) return slot;
-    return NULL;
+    return slot && atomic_load_explicit(&slot->observed, memory_order_acquire);
+}
+
+/* The original IMP of a call that found `slot` (NULL: the object has none for `sel`). With a
+ * slot the original class is at hand; without, it is found from the object's class. */
+__attribute__((always_inline)) static inline ic_imp ic_hook_original_imp(const ic_hook_slot *slot,
+                                                                         ic_id self, ic_sel sel)
+{
+    return slot ? ic_engine_original_imp_from(slot, self, sel) : ic_engine_original_imp(self, sel);
+}
+
+/* ic_hook_original_imp if the dispatch table has it cached, else NULL (no call is made, so a
+ * trampoline using it needs no stack frame). */
+__attribute__((always_inline)) static inline ic_imp
+ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
+{
+    return slot ? ic_dtable_get(&slot->original->dtable, sel)
+                : ic_engine_original_imp_if_cached(self, sel);
 }
 
 /* Before-observers, if any. */

@@ -44,21 +44,25 @@ static void make_cache_key(void)
         ic_fatal("cannot create the invocation cache's thread-exit key");
 }
 
-/* A 16-aligned block of at least `size` bytes: the thread's cached one if it is big enough. */
-static void *take_block(size_t size)
+/* A 16-aligned block of at least `size` bytes, its real size in `*capacity`: the thread's
+ * cached block if it is big enough. */
+static void *take_block(size_t size, size_t *capacity)
 {
     void *block = cached_block;
     if (block && cached_size >= size) {
         cached_block = NULL;
+        *capacity = cached_size;
         return block;
     }
+    *capacity = size;
     return aligned_alloc(16, size);
 }
 
-/* Keeps `block` (of `size` bytes) as the thread's cached block if there is room, else frees it. */
-static void give_block(void *block, size_t size)
+/* Keeps `block` (of `capacity` bytes) as the thread's cached block if there is room, else frees
+ * it. */
+static void give_block(void *block, size_t capacity)
 {
-    if (cached_block || size > IC_INVOCATION_CACHE_MAX) {
+    if (cached_block || capacity > IC_INVOCATION_CACHE_MAX) {
         free(block);
         return;
     }
@@ -66,7 +70,7 @@ static void give_block(void *block, size_t size)
     /* Any non-NULL value makes the destructor run at thread exit. */
     if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, &cached_block);
     cached_block = block;
-    cached_size = size;
+    cached_size = capacity;
 }
 
 static ic_status bad_index(const ic_invocation *inv, size_t index)
@@ -88,12 +92,14 @@ size_t ic_invocation_size(const ic_signature *sig)
     return sig ? IC_ALIGN_UP(head_size(sig) + sig->buffer_size, 16) : 0;
 }
 
-/* Lays an invocation out in a zeroed, 16-aligned block of ic_invocation_size(sig) bytes. */
+/* Lays an invocation out in a 16-aligned block of at least ic_invocation_size(sig) bytes, zeroing
+ * what it uses. */
 static ic_invocation *lay_out(unsigned char *block, const ic_signature *sig, uint32_t flags)
 {
-    memset(block, 0, ic_invocation_size(sig));
+    size_t head = head_size(sig);
+    memset(block, 0, IC_ALIGN_UP(head + sig->buffer_size, 16));
     ic_invocation *inv = (ic_invocation *)block;
-    unsigned char *buffer = block + head_size(sig);
+    unsigned char *buffer = block + head;
     inv->sig = sig;
     inv->args = (void **)(block + sizeof(ic_invocation));
     for (size_t i = 0; i < sig->arg_count; i++)
@@ -109,13 +115,16 @@ ic_invocation *ic_invocation_create(const ic_signature *sig)
         ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_create: signature is NULL");
         return NULL;
     }
-    unsigned char *block = take_block(ic_invocation_size(sig));
+    size_t capacity;
+    unsigned char *block = take_block(ic_invocation_size(sig), &capacity);
     if (!block) {
         ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory creating an invocation for \"%s\"",
                 sig->types);
         return NULL;
     }
-    return lay_out(block, sig, IC_INV_HEAP);
+    ic_invocation *inv = lay_out(block, sig, IC_INV_HEAP);
+    inv->capacity = (uint32_t)capacity;
+    return inv;
 }
 
 ic_invocation *ic_invocation_init_in(void *buffer, size_t size, const ic_signature *sig)
@@ -149,7 +158,7 @@ void ic_invocation_destroy(ic_invocation *inv)
         release_object_arguments(inv);
         inv->flags &= ~(uint32_t)IC_INV_RETAINS_ARGUMENTS;
     }
-    if (inv->flags & IC_INV_HEAP) give_block(inv, ic_invocation_size(inv->sig));
+    if (inv->flags & IC_INV_HEAP) give_block(inv, inv->capacity);
 }
 
 ic_invocation *ic_invocation_copy(const ic_invocation *inv)
@@ -271,12 +280,25 @@ static ic_status require_method(const ic_invocation *inv, const char *what)
     return IC_OK;
 }
 
-ic_id ic_invocation_target(const ic_invocation *inv)
+/* The receiver and selector of an invocation known to have a method signature. */
+static ic_id method_target(const ic_invocation *inv)
 {
-    if (require_method(inv, "ic_invocation_target")) return NULL;
     ic_id target;
     memcpy(&target, inv->args[0], sizeof target);
     return target;
+}
+
+static ic_sel method_selector(const ic_invocation *inv)
+{
+    ic_sel sel;
+    memcpy(&sel, inv->args[1], sizeof sel);
+    return sel;
+}
+
+ic_id ic_invocation_target(const ic_invocation *inv)
+{
+    if (require_method(inv, "ic_invocation_target")) return NULL;
+    return method_target(inv);
 }
 
 ic_status ic_invocation_set_target(ic_invocation *inv, ic_id target)
@@ -288,9 +310,7 @@ ic_status ic_invocation_set_target(ic_invocation *inv, ic_id target)
 ic_sel ic_invocation_selector(const ic_invocation *inv)
 {
     if (require_method(inv, "ic_invocation_selector")) return NULL;
-    ic_sel sel;
-    memcpy(&sel, inv->args[1], sizeof sel);
-    return sel;
+    return method_selector(inv);
 }
 
 ic_status ic_invocation_set_selector(ic_invocation *inv, ic_sel sel)
@@ -309,10 +329,11 @@ void ic_invocation_call(ic_invocation *inv, ic_imp imp)
     ffi_cif *cif = (ffi_cif *)&sig->cif; /* ffi_call takes a non-const cif but does not write */
     void **args = inv->args;
     void *scratch[IC_ENCODING_MAX_ARGUMENTS + 1];
-    alignas(16) unsigned char halves[16] = {0};
+    alignas(16) unsigned char halves[16];
     if (sig->split_argument != IC_NO_SPLIT) {
         /* The argument libffi would pass wrongly goes as its two eightbytes (signature.h). */
         size_t at = sig->split_argument;
+        memset(halves, 0, sizeof halves);
         memcpy(halves, args[at], sig->args[at].size);
         memcpy(scratch, args, at * sizeof *args);
         scratch[at] = halves;
@@ -347,8 +368,8 @@ ic_status ic_invocation_invoke(ic_invocation *inv)
 {
     ic_status s = require_method(inv, "ic_invocation_invoke");
     if (s) return s;
-    ic_id target = ic_invocation_target(inv);
-    ic_sel sel = ic_invocation_selector(inv);
+    ic_id target = method_target(inv);
+    ic_sel sel = method_selector(inv);
     if (!sel) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_invocation_invoke: the selector is NULL");
     if (!target) { /* messaging NULL: a zero result */
         if (inv->ret) {

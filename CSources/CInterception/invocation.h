@@ -25,6 +25,8 @@ struct ic_invocation {
     void **args; /* sig->arg_count pointers to each argument's storage */
     void *ret;   /* return storage, or NULL for void */
     uint32_t flags;
+    uint32_t capacity; /* heap invocations: bytes of their block (a reused block may be larger
+                          than ic_invocation_size); 0 otherwise */
 };
 
 /* Makes `inv` a frame over existing storage. */

@@ -31,9 +31,11 @@ static ic_imp lookup_slow(ic_id receiver, ic_class *cls, ic_sel sel, bool cache_
     return ic_forward_resolve(receiver, cls, sel, cache_forwarder);
 }
 
-__attribute__((noinline)) static ic_imp lookup_uncached(ic_id receiver, ic_sel sel)
+/* Out of line so that ic_msg_lookup's cached path needs no stack frame. `cls` is the class whose
+ * dispatch table missed. */
+__attribute__((noinline)) static ic_imp lookup_uncached(ic_id receiver, ic_class *cls, ic_sel sel)
 {
-    return lookup_slow(receiver, ic_object_isa(receiver), sel, true);
+    return lookup_slow(receiver, cls, sel, true);
 }
 
 __attribute__((noinline, noreturn)) static void null_selector(ic_id receiver)
@@ -48,9 +50,10 @@ ic_imp ic_msg_lookup(ic_id receiver, ic_sel sel)
         if (!receiver) return (ic_imp)ic_nil_imp;
         null_selector(receiver);
     }
-    ic_imp imp = ic_dtable_get(&ic_object_isa(receiver)->dtable, sel);
+    ic_class *cls = ic_object_isa(receiver);
+    ic_imp imp = ic_dtable_get(&cls->dtable, sel);
     if (IC_LIKELY(imp != NULL)) return imp;
-    return lookup_uncached(receiver, sel);
+    return lookup_uncached(receiver, cls, sel);
 }
 
 ic_imp ic_msg_lookup_super(const ic_super *super, ic_sel sel)

@@ -97,9 +97,10 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
     }                                                                                              \
     static ic_abi_##R ic_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)         \
     {                                                                                              \
-        ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);                                     \
-        if (slot) return ic_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, slot);                 \
-        ic_imp original = ic_engine_original_imp_if_cached(self, cmd);                             \
+        ic_hook_slot *slot = ic_hook_find_slot(self, cmd);                                         \
+        if (ic_hook_is_observed(slot))                                                             \
+            return ic_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, slot);                       \
+        ic_imp original = ic_hook_original_imp_if_cached(slot, self, cmd);                         \
         if (IC_UNLIKELY(!original)) return ic_uncached_##R##_##NAME(self, cmd, ##__VA_ARGS__);     \
         return ((ic_abi_##R(*) TYPES)original)(self, cmd, ##__VA_ARGS__);                          \
     }
@@ -181,22 +182,15 @@ ic_imp ic_trampoline_for(const ic_signature *sig)
 /* dealloc: before-observers, then the original. Nothing after: the memory is gone. */
 static void dealloc_trampoline(ic_id self, ic_sel cmd)
 {
-    ic_hook_slot *slot = ic_hook_observed_slot(self, cmd);
-    if (slot) {
+    ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
+    if (ic_hook_is_observed(slot)) {
         void *args[] = {&self, &cmd};
         ic_hook_before(slot, args, 0);
     }
-    ((void (*)(ic_id, ic_sel))ic_engine_original_imp(self, cmd))(self, cmd);
+    ((void (*)(ic_id, ic_sel))ic_hook_original_imp(slot, self, cmd))(self, cmd);
 }
 
 ic_imp ic_trampoline_dealloc(void)
 {
     return (ic_imp)dealloc_trampoline;
-}
-
-/* Number of optimized trampolines (for tests). */
-IC_PRIVATE size_t ic_trampoline_count(void);
-size_t ic_trampoline_count(void)
-{
-    return sizeof table / sizeof table[0];
 }
