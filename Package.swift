@@ -33,7 +33,10 @@ let package = Package(
             name: "CInterception",
             dependencies: ["CFFI"],
             path: "CSources/CInterception",
-            exclude: ["tools"],
+            exclude: [
+                "README.md", "support/README.md", "types/README.md", "runtime/README.md",
+                "ffi/README.md", "engine/README.md", "engine/tools",
+            ],
             cSettings: [
                 .define("_GNU_SOURCE")
             ]

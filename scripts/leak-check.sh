@@ -22,7 +22,7 @@ VALGRIND_OBJECTS=${2:-$OBJECTS}
 CC=${CC:-$(dirname "$(readlink -f "$(command -v swift)")")/clang}
 OUT=$ROOT/.build-leak
 RUNTIME=$ROOT/CSources/CInterception
-COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" -I"$RUNTIME" $(pkg-config --cflags libffi))
+COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" $(pkg-config --cflags libffi))
 
 # build <directory> <flags...>: compiles the runtime and the driver into <directory>/driver,
 # one compiler per core. trampolines.c (505 generated functions, half a minute with AddressSanitizer)
@@ -33,7 +33,7 @@ build() {
     shift
     rm -rf "$dir" && mkdir -p "$dir"
     local jobs=() source flags
-    for source in "$RUNTIME"/*.c "$ROOT/scripts/leak-check/driver.c"; do
+    for source in $(find "$RUNTIME" -name '*.c' | sort) "$ROOT/scripts/leak-check/driver.c"; do
         flags=("$@")
         if [ "$(basename "$source")" = trampolines.c ]; then flags=(-O1 -gdwarf-4); fi
         "$CC" "${COMMON[@]}" "${flags[@]}" -c "$source" -o "$dir/$(basename "$source" .c).o" &

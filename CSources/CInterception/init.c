@@ -1,15 +1,20 @@
 /*
- * init.c — one-time initialization of the runtime: well-known selectors, the root class, and
- * the interception engine's hooks. Runs when the library is loaded (constructor) and, in case
- * another constructor calls the runtime first, on the first call of any entry point that can
+ * init.c — the composition root: one-time initialization of every layer (the engine's epoch
+ * reclaimer, well-known selectors, the root class, the forwarding resolver the runtime calls on
+ * a lookup miss, the interception engine's dealloc hooks). It sits above all the layer folders:
+ * it is the one file that includes from every one of them, and the only place where a lower
+ * layer is handed a function of a higher one. Runs when the library is loaded (constructor) and, in
+ * case another constructor calls the runtime first, on the first call of any entry point that can
  * come before an object exists (pthread_once makes both safe).
  */
 #include <pthread.h>
 
-#include "class.h"
-#include "engine.h"
-#include "epoch.h"
-#include "selector.h"
+#include "engine/engine.h"
+#include "engine/epoch.h"
+#include "ffi/forward.h"
+#include "runtime/class.h"
+#include "runtime/message.h"
+#include "runtime/selector.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -17,6 +22,7 @@ static void initialize(void)
 {
     ic_epoch_init();
     ic_selectors_init();
+    ic_message_unrecognized = ic_forward_resolve;
     ic_root_class_init();
     ic_engine_init();
 }

@@ -23,7 +23,7 @@ mkdir -p "$BIN" "$OUT/corpus" "$OUT/artifacts"
 # Objective-C-style runtime does (the same exclusion as .ci/run's UBSan run).
 FLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-sanitize=function
-    -I"$ROOT/CSources/CInterception/include" -I"$ROOT/CSources/CInterception"
+    -I"$ROOT/CSources/CInterception/include"
     $(pkg-config --cflags libffi))
 OBJ=$BIN/fuzz-encoding.objects
 rm -rf "$OBJ" && mkdir -p "$OBJ"
@@ -31,7 +31,7 @@ rm -rf "$OBJ" && mkdir -p "$OBJ"
 # functions) takes half a minute to compile with sanitizers and is never reached from here (no
 # object is intercepted): it is compiled plain, in a second.
 jobs=()
-for source in "$ROOT"/CSources/CInterception/*.c "$ROOT/Fuzz/encoding/fuzz_encoding.c"; do
+for source in $(find "$ROOT/CSources/CInterception" -name '*.c' | sort) "$ROOT/Fuzz/encoding/fuzz_encoding.c"; do
     flags=("${FLAGS[@]}")
     if [ "$(basename "$source")" = trampolines.c ]; then
         flags=(-O0 -std=gnu11 -D_GNU_SOURCE -I"$ROOT/CSources/CInterception/include"

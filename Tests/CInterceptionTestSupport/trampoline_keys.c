@@ -10,7 +10,7 @@ static const char *const keys[] = {
 #define IC_TRAMPOLINE2(R, A, B)       #R ":" #A #B,
 #define IC_TRAMPOLINE3(R, A, B, C)    #R ":" #A #B #C,
 #define IC_TRAMPOLINE4(R, A, B, C, D) #R ":" #A #B #C #D,
-#include "../../CSources/CInterception/trampolines.def"
+#include "../../CSources/CInterception/engine/trampolines.def"
 };
 
 const char *const *ict_trampoline_keys(size_t *count)

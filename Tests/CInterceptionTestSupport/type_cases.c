@@ -102,7 +102,7 @@ const void *ict_taken(void)
         return x == y;                                                                             \
     }                                                                                              \
     ICT_DEFINE_FUNCTIONS(NAME, ict_##NAME##_t)
-#include "../../CSources/CInterception/ic_types.def"
+#include "../../CSources/CInterception/types/ic_types.def"
 #undef IC_SCALAR
 
 /* ---- structs: the x86-64 classification edge cases and friends ---------------------------- */
@@ -236,7 +236,7 @@ ICT_EQUAL(struct_pi)
 /* clang-format off */
 static const ict_type_case cases[] = {
 #define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI) ICT_CASE(NAME, ((const char[]){CODE, 0}), CTYPE)
-#include "../../CSources/CInterception/ic_types.def"
+#include "../../CSources/CInterception/types/ic_types.def"
 #undef IC_SCALAR
     ICT_CASE(struct_ff, "{ff=ff}", ict_struct_ff_t)
     ICT_CASE(struct_dd, "{dd=dd}", ict_struct_dd_t)
@@ -255,7 +255,7 @@ static const ict_type_case cases[] = {
 enum {
 #define IC_SCALAR(CODE, NAME, CTYPE, FFI, KIND, ABI) +1
     scalar_count = 0
-#include "../../CSources/CInterception/ic_types.def"
+#include "../../CSources/CInterception/types/ic_types.def"
 #undef IC_SCALAR
 };
 

@@ -30,8 +30,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-TYPES_DEF = os.path.join(ROOT, "CSources", "CInterception", "ic_types.def")
-TRAMPOLINES_DEF = os.path.join(ROOT, "CSources", "CInterception", "trampolines.def")
+TYPES_DEF = os.path.join(ROOT, "CSources", "CInterception", "types", "ic_types.def")
+TRAMPOLINES_DEF = os.path.join(ROOT, "CSources", "CInterception", "engine", "trampolines.def")
 TYPE_CASES = os.path.join(ROOT, "Tests", "CInterceptionTestSupport", "type_cases.c")
 OUTPUT = os.path.join(ROOT, "Tests", "CInterceptionTestSupport", "matrix_cases.c")
 

@@ -1,0 +1,219 @@
+/*
+ * engine.h — the interception engine's records (internal). The design, with who reads what
+ * without a lock, is in docs/ARCHITECTURE.md, "The interception engine".
+ */
+#ifndef IC_ENGINE_H
+#define IC_ENGINE_H
+
+#include "../support/ic_config.h"
+#include "ic_intercept.h"
+#include "../types/signature.h"
+
+/* How a hooked method is implemented in the interception subclass. */
+typedef enum ic_hook_path {
+    IC_HOOK_OPTIMIZED = 1, /* a typed trampoline from the generated table */
+    IC_HOOK_FORWARDED = 2, /* a libffi closure running the generic forward-invocation path */
+    IC_HOOK_DEALLOC = 3,   /* the dealloc trampoline (before-observers only) */
+} ic_hook_path;
+
+/* One hooked method of an interception subclass. Immortal; immutable once published. */
+typedef struct ic_hook_method {
+    struct ic_hook_method *next; /* the subclass's list; guarded by ic_intercept_lock */
+    ic_sel sel;
+    const ic_signature *sig; /* the original method's signature */
+    ic_hook_path path;
+    ic_class *original; /* the interception subclass's superclass, where the original
+                           implementation is looked up (dispatch table: always current) */
+    ic_imp imp;         /* what the interception subclass runs for `sel` */
+    void *closure;      /* forward path: the closure record (closure.c), owned */
+} ic_hook_method;
+
+/* Counters of one original class (and, summed, of the whole runtime). Guarded by
+ * ic_intercept_lock. */
+typedef struct ic_engine_counts {
+    size_t dynamic_subclasses;
+    size_t forwarding_classes;
+    size_t optimized_methods;
+    size_t forwarded_methods;
+    size_t live_observers;
+    size_t intercepted_objects;
+} ic_engine_counts;
+
+/* The engine's record of an original class (ic_class.engine). Guarded by ic_intercept_lock. */
+typedef struct ic_class_engine {
+    ic_class *subclass; /* its interception subclass, once made */
+    ic_engine_counts counts;
+} ic_class_engine;
+
+/* The engine's record of an interception subclass (its ic_class.engine). */
+typedef struct ic_fake_class {
+    ic_class *original;    /* the superclass it was made for; immutable */
+    ic_hook_method *hooks; /* guarded by ic_intercept_lock */
+    bool forwarding;       /* has at least one forwarded method */
+} ic_fake_class;
+
+typedef struct ic_observer ic_observer;
+
+/* An immutable snapshot of a slot's observers: before-observers first. */
+/* One observer as a call sees it: what to call is copied next to the observer (immutable after
+ * registration), so a call loads it without first loading the observer. */
+typedef struct ic_observer_entry {
+    ic_observer *observer;
+    ic_observer_fn fn;  /* observer->fn */
+    void *call_context; /* observer->call_context */
+} ic_observer_entry;
+
+typedef struct ic_observer_list {
+    uint32_t before_count;
+    uint32_t after_count;
+    ic_observer_entry items[];
+} ic_observer_list;
+
+/* One intercepted selector of one object. Lives until the object dies; the engine's teardown
+ * retires it. */
+typedef struct ic_hook_slot {
+    ic_sel sel;                       /* immutable */
+    const ic_signature *sig;          /* immutable: method->sig, one load closer */
+    ic_hook_method *method;           /* immutable: the hook this object's class runs */
+    ic_class *original;               /* immutable: method->original, one load closer */
+    bool narrow_arguments;            /* immutable: sig->narrow_arguments != 0 */
+    bool narrow_return;               /* immutable: sig->narrow_return */
+    _Atomic(ic_observer_list *) list; /* published by ic_intercept_lock holders */
+    _Atomic(uint32_t) before_count;   /* hints for trampolines: skip a phase with none */
+    _Atomic(uint32_t) after_count;
+    _Atomic(uint32_t) observed; /* before_count + after_count: skip the whole call */
+} ic_hook_slot;
+
+/* An object's hook table (side->hooks): immutable snapshot, replaced when a slot is added. */
+typedef struct ic_hook_table {
+    uint32_t count;
+    ic_hook_slot *slots[];
+} ic_hook_table;
+
+/* An object's engine state besides its hook table (side->dealloc_observers). Guarded by
+ * ic_intercept_lock. */
+typedef struct ic_object_engine {
+    ic_class *original;        /* the class the object was moved from, or NULL */
+    ic_class *subclass;        /* the interception subclass it was moved into, or NULL */
+    bool in_subclass;          /* currently moved (its isa is `subclass`) */
+    bool dead;                 /* its teardown has begun: never moved between classes again */
+    size_t observer_count;     /* observers on its slots (dealloc-after ones excluded) */
+    ic_observer **deallocated; /* "after dealloc" observers */
+    size_t deallocated_count;
+    size_t deallocated_capacity;
+} ic_object_engine;
+
+/* An observer. Owned by whoever removes it from the registry. The fields a call reads come
+ * first, in one cache line. */
+struct ic_observer {
+    _Atomic(bool) removed; /* set (seq_cst) before a removal waits; checked before a call */
+    ic_observer_fn fn;     /* what a call runs: the user's, or dealloc_adapter */
+    void *call_context;    /* what `fn` gets: the user's context, or the observer itself */
+    void *context;
+    ic_dealloc_observer_fn dealloc_fn;
+    ic_context_release_fn release;
+    ic_observer_token token;
+    ic_observer_phase phase;
+    ic_hook_slot *slot;       /* NULL for dealloc-after observers */
+    ic_object_engine *engine; /* its object's engine state: alive while it is registered */
+    ic_class *counted_class;  /* whose counters count it */
+    const void *object;       /* the observed object's address (never dereferenced late) */
+};
+
+/* The first interception subclass in `cls`'s superclass chain (cls itself included), or NULL. */
+static inline ic_class *ic_engine_first_subclass(ic_class *cls);
+
+/* The IMP the original class runs for `sel` for `self`, resolved from the superclass of the
+ * first interception subclass in self's chain (or from its class if it was moved back).
+ * Lock-free when cached. */
+static inline ic_imp ic_engine_original_imp(ic_id self, ic_sel sel);
+
+/* The same, for a call that found its slot: the original class is the hook's. */
+static inline ic_imp ic_engine_original_imp_from(const ic_hook_slot *slot, ic_id self, ic_sel sel);
+
+/* ic_engine_original_imp's uncached case (a super lookup from `start`), kept out of line so the
+ * trampolines' fast path needs no stack frame (intercept.c). */
+IC_PRIVATE __attribute__((noinline)) ic_imp
+ic_engine_original_imp_uncached(ic_id self, ic_class *start, ic_sel sel);
+
+/* The trampoline for a signature's ABI key, or NULL (trampolines.c). */
+IC_PRIVATE ic_imp ic_trampoline_for(const ic_signature *sig);
+/* The dealloc trampoline (trampolines.c). */
+IC_PRIVATE ic_imp ic_trampoline_dealloc(void);
+
+/* Creates the forward-path closure for a hooked method (forward_hook.c). */
+IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
+
+/* Installs the engine's teardown into the side record (intercept.c); called at init. */
+IC_PRIVATE void ic_engine_init(void);
+
+/* ---- interception subclasses and their methods (fake_class.c); caller holds ic_intercept_lock */
+
+/* The engine record of an original class, created on first use (NULL if memory ran out). */
+IC_PRIVATE ic_class_engine *ic_class_engine_locked(ic_class *cls);
+
+/* The interception subclass of `original`, created on first use. */
+IC_PRIVATE ic_class *ic_interception_subclass_locked(ic_class *original, ic_status *status);
+
+/* The hook of `sel` in interception subclass `subclass`, created and installed on first use. */
+IC_PRIVATE ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t options,
+                                                 ic_status *status);
+
+/* Adjusts a counter of `original`'s record and of the runtime's totals. */
+#define IC_COUNT(ORIGINAL_ENGINE, FIELD, DELTA)                                                    \
+    do {                                                                                           \
+        (ORIGINAL_ENGINE)->counts.FIELD += (DELTA);                                                \
+        ic_engine_totals.FIELD += (DELTA);                                                         \
+    } while (0)
+
+/* The runtime's totals. Guarded by ic_intercept_lock. */
+IC_PRIVATE extern ic_engine_counts ic_engine_totals;
+
+#include "../runtime/class.h"
+#include "../runtime/dtable.h"
+#include "../runtime/object.h"
+
+static inline ic_class *ic_engine_first_subclass(ic_class *cls)
+{
+    for (; cls; cls = cls->superclass)
+        if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS)) return cls;
+    return NULL;
+}
+
+/* The class whose dispatch table holds the original IMP of a call on `self`. Usually self's
+ * class is the interception subclass itself: one flag test. If the object was moved back to its
+ * class while this call was on its way, there is no interception subclass in the chain and the
+ * class itself holds the original. */
+__attribute__((always_inline)) static inline ic_class *ic_engine_original_start(ic_id self)
+{
+    ic_class *cls = ic_object_isa(self);
+    ic_class *subclass = ic_engine_first_subclass(cls);
+    return subclass ? subclass->superclass : cls;
+}
+
+/* ic_engine_original_imp when the dispatch table has it cached, else NULL. It makes no call, so
+ * a trampoline's fast path using it needs no stack frame (its slow path is a separate function
+ * reached by a tail call). */
+__attribute__((always_inline)) static inline ic_imp ic_engine_original_imp_if_cached(ic_id self,
+                                                                                     ic_sel sel)
+{
+    return ic_dtable_get(&ic_engine_original_start(self)->dtable, sel);
+}
+
+__attribute__((always_inline)) static inline ic_imp ic_engine_original_imp(ic_id self, ic_sel sel)
+{
+    ic_class *start = ic_engine_original_start(self);
+    ic_imp imp = ic_dtable_get(&start->dtable, sel);
+    if (IC_LIKELY(imp != NULL)) return imp;
+    return ic_engine_original_imp_uncached(self, start, sel);
+}
+
+__attribute__((always_inline)) static inline ic_imp
+ic_engine_original_imp_from(const ic_hook_slot *slot, ic_id self, ic_sel sel)
+{
+    ic_imp imp = ic_dtable_get(&slot->original->dtable, sel);
+    if (IC_LIKELY(imp != NULL)) return imp;
+    return ic_engine_original_imp_uncached(self, slot->original, sel);
+}
+
+#endif /* IC_ENGINE_H */

@@ -1,0 +1,55 @@
+/*
+ * forward_hook.c — the generic forward-invocation path of the engine: one libffi closure per
+ * (interception subclass, selector) for every callable signature without an optimized
+ * trampoline (structs by value, long double, longer argument lists).
+ *
+ * The handler works on libffi's own argument array and return buffer: a frame invocation over
+ * them for the observers, ffi_call into the original (ic_invocation_call), so a call allocates
+ * nothing.
+ */
+#include <string.h>
+
+#include "../ffi/closure.h"
+#include "engine.h"
+#include "../support/error.h"
+#include "hook.h"
+
+static void forward_hook_handler(void *cif, void *ret, void **args, void *user_data)
+{
+    (void)cif;
+    const ic_hook_method *method = user_data;
+    ic_id self;
+    ic_sel cmd;
+    memcpy(&self, args[0], sizeof self);
+    memcpy(&cmd, args[1], sizeof cmd);
+    ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
+    bool observed = ic_hook_is_observed(slot);
+    if (observed) ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
+    ic_imp original = ic_hook_original_imp(slot, self, cmd);
+    if (IC_LIKELY(!method->sig->has_large_struct_argument &&
+                  method->sig->split_argument == IC_NO_SPLIT)) {
+        /* Straight into libffi's return buffer: ffi_call writes a result exactly as a closure
+         * must return it (small integers widened to ffi_arg, small structs in at most two
+         * eightbytes, which the closure's buffer holds; larger ones through the caller's
+         * buffer). Going through ic_invocation_call instead (a frame, a call, its argument
+         * checks) measured about 2.5 ns slower per forwarded call. */
+        ffi_call((ffi_cif *)&method->sig->cif, original, ret, args);
+    } else {
+        /* ffi_call would rewrite this array's entries for large structs, or libffi needs an
+         * argument split (signature.h, split_argument): ic_invocation_call handles both. */
+        ic_invocation frame;
+        ic_invocation_init_frame(&frame, method->sig, args, ret, IC_INV_CLOSURE_RETURN);
+        ic_invocation_call(&frame, original);
+    }
+    if (observed) ic_hook_after(slot, args, ret, IC_INV_CLOSURE_RETURN);
+}
+
+ic_status ic_forward_hook_create(ic_hook_method *method)
+{
+    ic_imp imp = NULL;
+    void *closure = ic_closure_make_raw(method->sig, forward_hook_handler, method, &imp);
+    if (!closure) return ic_error_status();
+    method->closure = closure;
+    method->imp = imp;
+    return IC_OK;
+}

@@ -1,0 +1,112 @@
+/*
+ * hook.h — what a trampoline or forward closure does around the original call: find the
+ * object's slot for the selector, notify observers, resolve the original IMP. Lock-free and
+ * allocation-free; the rules are in docs/ARCHITECTURE.md.
+ */
+#ifndef IC_HOOK_H
+#define IC_HOOK_H
+
+#include "engine.h"
+#include "epoch.h"
+#include "../ffi/invocation.h"
+#include "../runtime/side.h"
+
+/* Calls one observer unless it was removed. */
+__attribute__((always_inline)) static inline void ic_hook_call(const ic_observer_entry *entry,
+                                                               ic_invocation *frame)
+{
+    /* seq_cst pairs with the remover's store: see ic_epoch_synchronize. */
+    if (!atomic_load_explicit(&entry->observer->removed, memory_order_seq_cst))
+        entry->fn(frame, entry->call_context);
+}
+
+/* Calls `count` observers in order (out of line: see ic_hook_notify). */
+IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_entry *first,
+                                                            uint32_t count, ic_invocation *frame);
+
+/* Calls the live observers of `phase` on `slot` with a frame invocation over the call: `args`
+ * points at each argument (self and _cmd included), `ret` at the return value (after; NULL
+ * before or for void), `frame_flags` are extra invocation flags (IC_INV_CLOSURE_RETURN for
+ * libffi return buffers). Inlined into each observed body: measured, a call here cost about
+ * 1 ns of the ~6 ns an observed call costs; the single-observer special case saves saving three
+ * registers, about 0.45 ns. */
+__attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_slot *slot,
+                                                                 void **args, void *ret,
+                                                                 uint32_t frame_flags,
+                                                                 ic_observer_phase phase)
+{
+    ic_epoch_enter();
+    const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
+    if (list) {
+        ic_invocation frame;
+        ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+        const ic_observer_entry *first = list->items;
+        uint32_t count = list->before_count;
+        if (phase == IC_OBSERVE_AFTER) {
+            first += count;
+            count = list->after_count;
+        }
+        /* One observer is the common case: called here, with no loop state kept across the call
+         * (fewer registers to save in every observed body); more go through a loop. */
+        if (IC_LIKELY(count == 1))
+            ic_hook_call(first, &frame);
+        else if (count)
+            ic_hook_call_each(first, count, &frame);
+    }
+    ic_epoch_exit();
+}
+
+/* The object's slot for `sel`, or NULL. Hook tables are immutable and live as long as their
+ * object, and a call in progress keeps its object alive: no epoch section is needed. */
+__attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_id self, ic_sel sel)
+{
+    ic_side *side = ic_side_get(self);
+    if (!side) return NULL;
+    const ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
+    if (!table) return NULL;
+    for (uint32_t i = 0; i < table->count; i++)
+        if (table->slots[i]->sel == sel) return table->slots[i];
+    return NULL;
+}
+
+/* Whether a call that found `slot` (NULL: none) should be reported: it has observers. Otherwise
+ * the trampoline just tail-calls the original. */
+__attribute__((always_inline)) static inline bool ic_hook_is_observed(const ic_hook_slot *slot)
+{
+    return slot && atomic_load_explicit(&slot->observed, memory_order_acquire);
+}
+
+/* The original IMP of a call that found `slot` (NULL: the object has none for `sel`). With a
+ * slot the original class is at hand; without, it is found from the object's class. */
+__attribute__((always_inline)) static inline ic_imp ic_hook_original_imp(const ic_hook_slot *slot,
+                                                                         ic_id self, ic_sel sel)
+{
+    return slot ? ic_engine_original_imp_from(slot, self, sel) : ic_engine_original_imp(self, sel);
+}
+
+/* ic_hook_original_imp if the dispatch table has it cached, else NULL (no call is made, so a
+ * trampoline using it needs no stack frame). */
+__attribute__((always_inline)) static inline ic_imp
+ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
+{
+    return slot ? ic_dtable_get(&slot->original->dtable, sel)
+                : ic_engine_original_imp_if_cached(self, sel);
+}
+
+/* Before-observers, if any. */
+__attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_slot *slot,
+                                                                 void **args, uint32_t frame_flags)
+{
+    if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
+        ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE);
+}
+
+/* After-observers, if any, with the return value at `ret` (NULL for void). */
+__attribute__((always_inline)) static inline void
+ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags)
+{
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        ic_hook_notify(slot, args, ret, frame_flags, IC_OBSERVE_AFTER);
+}
+
+#endif /* IC_HOOK_H */

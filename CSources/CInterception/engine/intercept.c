@@ -1,0 +1,625 @@
+/*
+ * intercept.c — the engine's public operations: preparing an interception, adding and removing
+ * observers, dealloc observers, the object teardown, queries and counters.
+ *
+ * Locking: ic_intercept_lock guards the token registry, every object's ic_object_engine, every
+ * slot's list publication and the counters. Nothing here calls user code while holding it:
+ * observers' release functions run from the epoch reclaimer, dealloc-after observers after the
+ * lock is dropped. ic_epoch_synchronize is only called with no lock held.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/class.h"
+#include "engine.h"
+#include "epoch.h"
+#include "../support/error.h"
+#include "../support/hashmap.h"
+#include "../support/locks.h"
+#include "../runtime/object.h"
+#include "../runtime/selector.h"
+#include "../runtime/side.h"
+
+ic_imp ic_engine_original_imp_uncached(ic_id self, ic_class *start, ic_sel sel)
+{
+    ic_super super = {self, start};
+    return ic_msg_lookup_super(&super, sel);
+}
+
+/* token → ic_observer. Guarded by ic_intercept_lock. */
+static ic_map registry = IC_MAP_INIT(IC_MAP_WORD_KEYS);
+static ic_observer_token next_token = 1;
+
+/* ---------------------------------------------------------------------------------------------
+ * Retirement helpers (run by the epoch reclaimer, outside every lock)
+ * ------------------------------------------------------------------------------------------- */
+
+static void destroy_observer(void *p)
+{
+    ic_observer *o = p;
+    if (o->release) o->release(o->context);
+    free(o);
+}
+
+static void destroy_object_engine(void *p)
+{
+    ic_object_engine *engine = p;
+    free(engine->deallocated);
+    free(engine);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Per-object state
+ * ------------------------------------------------------------------------------------------- */
+
+/* The object's engine state, created on first use. Caller holds ic_intercept_lock. */
+static ic_object_engine *object_engine_locked(ic_id obj, ic_side **side_out, ic_status *status)
+{
+    ic_side *side = ic_side_get_or_create(obj);
+    if (!side) {
+        *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting an object");
+        return NULL;
+    }
+    if (!side->engine) {
+        side->engine = calloc(1, sizeof(ic_object_engine));
+        if (!side->engine) {
+            *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting an object");
+            return NULL;
+        }
+    }
+    *side_out = side;
+    return side->engine;
+}
+
+/* Hook tables are never freed while their object lives (trampolines read them without an
+ * epoch section); a replaced table is kept on a chain through this header, freed at teardown. */
+typedef struct table_box {
+    struct table_box *previous;
+    ic_hook_table table; /* flexible: must be last */
+} table_box;
+
+static table_box *box_of(const ic_hook_table *table)
+{
+    return (table_box *)((char *)table - offsetof(table_box, table));
+}
+
+/* The object's slot for `sel`, added (with a new table) if missing. Caller holds
+ * ic_intercept_lock. */
+static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *method,
+                                 ic_status *status)
+{
+    ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_relaxed);
+    uint32_t count = table ? table->count : 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (table->slots[i]->sel == sel) return table->slots[i];
+
+    ic_hook_slot *slot = calloc(1, sizeof *slot);
+    table_box *box = calloc(1, sizeof *box + (count + 1) * sizeof(ic_hook_slot *));
+    if (!slot || !box) {
+        free(slot);
+        free(box);
+        *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting %s", sel->name);
+        return NULL;
+    }
+    slot->sel = sel;
+    slot->sig = method->sig;
+    slot->method = method;
+    slot->original = method->original;
+    slot->narrow_arguments = method->sig->narrow_arguments != 0;
+    slot->narrow_return = method->sig->narrow_return;
+    atomic_init(&slot->list, NULL);
+    atomic_init(&slot->before_count, 0);
+    atomic_init(&slot->after_count, 0);
+    atomic_init(&slot->observed, 0);
+    box->previous = table ? box_of(table) : NULL;
+    box->table.count = count + 1;
+    if (count) memcpy(box->table.slots, table->slots, count * sizeof(ic_hook_slot *));
+    box->table.slots[count] = slot;
+    /* Release: a trampoline that sees the table sees its slots initialized. */
+    atomic_store_explicit(&side->hooks, &box->table, memory_order_release);
+    return slot;
+}
+
+static bool is_forbidden(ic_sel sel)
+{
+    return sel == ic_sels.class_ || sel == ic_sels.responds_to_selector ||
+           sel == ic_sels.method_signature_for_selector || sel == ic_sels.forward_invocation ||
+           sel == ic_sels.retain || sel == ic_sels.release;
+}
+
+/*
+ * The object's slot for `sel`, with the interception in place and the object moved into its
+ * interception subclass. Caller holds ic_intercept_lock.
+ */
+static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
+                                    ic_object_engine **engine_out, ic_status *status)
+{
+    ic_class *isa = ic_object_isa(obj);
+    if (is_forbidden(sel)) {
+        *status = ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
+                          "-[%s %s] must not be intercepted: the runtime and the engine rely on "
+                          "it",
+                          isa->name, sel->name);
+        return NULL;
+    }
+    if (ic_object_is_deallocating(obj)) {
+        *status = ic_fail(IC_ERR_DEALLOCATING,
+                          "cannot intercept -[%s %s]: the object is "
+                          "deallocating",
+                          isa->name, sel->name);
+        return NULL;
+    }
+    ic_side *side;
+    ic_object_engine *engine = object_engine_locked(obj, &side, status);
+    if (!engine) return NULL;
+
+    /* Which class is the object's own, and is anyone else moving it around? */
+    ic_class *original;
+    if (engine->in_subclass) {
+        if (isa != engine->subclass) {
+            *status = ic_fail(IC_ERR_CLASS_SWAPPED,
+                              "cannot intercept -[%s %s]: the object was moved from %s to %s by "
+                              "someone else",
+                              engine->original->name, sel->name, engine->subclass->name, isa->name);
+            return NULL;
+        }
+        original = engine->original;
+    } else {
+        if (ic_engine_first_subclass(isa)) {
+            *status = ic_fail(IC_ERR_CLASS_SWAPPED,
+                              "cannot intercept -[%s %s]: the object's class %s derives from an "
+                              "interception subclass, but the engine did not put the object "
+                              "there",
+                              isa->name, sel->name, isa->name);
+            return NULL;
+        }
+        if (engine->original && isa != engine->original) {
+            *status = ic_fail(IC_ERR_CLASS_SWAPPED,
+                              "cannot intercept -[%s %s]: the object's class changed from %s "
+                              "since it was first intercepted",
+                              isa->name, sel->name, engine->original->name);
+            return NULL;
+        }
+        original = isa;
+    }
+
+    ic_class *subclass = ic_interception_subclass_locked(original, status);
+    if (!subclass) return NULL;
+    ic_hook_method *method = ic_hook_method_locked(subclass, sel, options, status);
+    if (!method) return NULL;
+    ic_hook_slot *slot = slot_locked(side, sel, method, status);
+    if (!slot) return NULL;
+
+    if (!engine->in_subclass) {
+        /* The slot is published before the object can reach a trampoline. */
+        ic_class *expected = original;
+        if (!atomic_compare_exchange_strong_explicit(&obj->isa, &expected, subclass,
+                                                     memory_order_acq_rel, memory_order_acquire)) {
+            *status = ic_fail(IC_ERR_COLLISION,
+                              "cannot intercept -[%s %s]: the object's class changed to %s while "
+                              "it was being moved",
+                              original->name, sel->name, expected->name);
+            return NULL;
+        }
+        engine->original = original;
+        engine->subclass = subclass;
+        engine->in_subclass = true;
+        IC_COUNT(ic_class_engine_locked(original), intercepted_objects, 1);
+    }
+    *engine_out = engine;
+    return slot;
+}
+
+/* Moves the object back to its class when nothing observes it any more. Caller holds
+ * ic_intercept_lock. */
+static void restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
+{
+    if (engine->observer_count != 0 || !engine->in_subclass || engine->dead) return;
+    ic_class *expected = engine->subclass;
+    if (atomic_compare_exchange_strong_explicit(&obj->isa, &expected, engine->original,
+                                                memory_order_acq_rel, memory_order_acquire)) {
+        engine->in_subclass = false;
+        IC_COUNT(ic_class_engine_locked(engine->original), intercepted_objects, (size_t)-1);
+    }
+    /* If someone else moved the object meanwhile, leave it: the next prepare reports it. */
+}
+
+/* Publishes `slot`'s observers with `added` included or `removed` left out. Caller holds
+ * ic_intercept_lock. */
+static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_observer *removed)
+{
+    ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    uint32_t before = old ? old->before_count : 0;
+    uint32_t after = old ? old->after_count : 0;
+    uint32_t total = before + after;
+    ic_observer_list *list = calloc(1, sizeof *list + (total + 1) * sizeof(ic_observer_entry));
+    if (!list) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
+    uint32_t n = 0, new_before = 0, new_after = 0;
+    for (int phase = IC_OBSERVE_BEFORE; phase <= IC_OBSERVE_AFTER; phase++) {
+        uint32_t begin = phase == IC_OBSERVE_BEFORE ? 0 : before;
+        uint32_t end = phase == IC_OBSERVE_BEFORE ? before : total;
+        for (uint32_t i = begin; i < end; i++) {
+            if (old->items[i].observer == removed) continue;
+            list->items[n++] = old->items[i];
+            *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
+        }
+        if (added && added->phase == (ic_observer_phase)phase) {
+            list->items[n++] = (ic_observer_entry){added, added->fn, added->call_context};
+            *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
+        }
+    }
+    list->before_count = new_before;
+    list->after_count = new_after;
+    atomic_store_explicit(&slot->list, list, memory_order_release);
+    atomic_store_explicit(&slot->before_count, new_before, memory_order_release);
+    atomic_store_explicit(&slot->after_count, new_after, memory_order_release);
+    atomic_store_explicit(&slot->observed, new_before + new_after, memory_order_release);
+    if (old) ic_epoch_retire(old, free);
+    return IC_OK;
+}
+
+/* The call-observer function of a "before dealloc" observer: its context is the observer. */
+static void dealloc_adapter(ic_invocation *call, void *observer)
+{
+    ic_observer *o = observer;
+    o->dealloc_fn(ic_invocation_target(call), o->context);
+}
+
+/* A new observer calling `fn(call, context)`, or, with `dealloc_fn`, `dealloc_fn(object,
+ * context)`. */
+static ic_observer *new_observer(ic_observer_phase phase, ic_observer_fn fn,
+                                 ic_dealloc_observer_fn dealloc_fn, void *context,
+                                 ic_context_release_fn release)
+{
+    ic_observer *o = calloc(1, sizeof *o);
+    if (o) {
+        o->phase = phase;
+        o->fn = fn ? fn : dealloc_adapter;
+        o->call_context = fn ? context : o;
+        o->dealloc_fn = dealloc_fn;
+        o->context = context;
+        o->release = release;
+        atomic_init(&o->removed, false);
+    }
+    return o;
+}
+
+/* Registers `o` under a fresh token. Caller holds ic_intercept_lock. */
+static bool register_locked(ic_observer *o)
+{
+    o->token = next_token++;
+    return ic_map_put(&registry, (uintptr_t)o->token, o);
+}
+
+/* Intercepts `sel` on `obj` and adds `o` (phase and callback set) to the object's slot: registry,
+ * snapshot, counts. Caller holds ic_intercept_lock; on failure nothing is left registered. */
+static ic_status attach_locked(ic_observer *o, ic_id obj, ic_sel sel)
+{
+    ic_status status = IC_OK;
+    ic_object_engine *engine;
+    ic_hook_slot *slot = prepare_locked(obj, sel, 0, &engine, &status);
+    if (!slot) return status;
+    if (!register_locked(o))
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    o->slot = slot;
+    o->engine = engine;
+    o->counted_class = engine->original;
+    status = republish_locked(slot, o, NULL);
+    if (status != IC_OK) {
+        ic_map_remove(&registry, (uintptr_t)o->token);
+        return status;
+    }
+    engine->observer_count++;
+    IC_COUNT(ic_class_engine_locked(engine->original), live_observers, 1);
+    return IC_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Public operations
+ * ------------------------------------------------------------------------------------------- */
+
+ic_status ic_intercept_prepare_with_options(ic_id obj, ic_sel sel, uint32_t options)
+{
+    if (!obj || !sel)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_intercept_prepare: %s is NULL",
+                       !obj ? "object" : "selector");
+    ic_status status = IC_OK;
+    ic_object_engine *engine;
+    ic_lock(&ic_intercept_lock);
+    ic_hook_slot *slot = prepare_locked(obj, sel, options, &engine, &status);
+    ic_unlock(&ic_intercept_lock);
+    return slot ? IC_OK : status;
+}
+
+ic_status ic_intercept_prepare(ic_id obj, ic_sel sel)
+{
+    return ic_intercept_prepare_with_options(obj, sel, 0);
+}
+
+ic_status ic_intercept_add_observer(ic_id obj, ic_sel sel, ic_observer_phase phase,
+                                    ic_observer_fn fn, void *context, ic_context_release_fn release,
+                                    ic_observer_token *token)
+{
+    if (!obj || !sel || !fn || !token)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_intercept_add_observer: %s is NULL",
+                       !obj   ? "object"
+                       : !sel ? "selector"
+                       : !fn  ? "fn"
+                              : "token");
+    if (phase != IC_OBSERVE_BEFORE && phase != IC_OBSERVE_AFTER)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "unknown observer phase %d", (int)phase);
+    if (sel == ic_sels.dealloc && phase == IC_OBSERVE_AFTER)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT,
+                       "observe the end of dealloc with ic_intercept_add_dealloc_observer: "
+                       "after dealloc the object is gone");
+    ic_observer *o = new_observer(phase, fn, NULL, context, release);
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    o->object = obj;
+
+    ic_lock(&ic_intercept_lock);
+    ic_status status = attach_locked(o, obj, sel);
+    if (status == IC_OK) *token = o->token;
+    ic_unlock(&ic_intercept_lock);
+    if (status != IC_OK) free(o);
+    ic_epoch_reclaim();
+    return status;
+}
+
+ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
+                                            ic_dealloc_observer_fn fn, void *context,
+                                            ic_context_release_fn release, ic_observer_token *token)
+{
+    if (!obj || !fn || !token)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_intercept_add_dealloc_observer: %s is NULL",
+                       !obj  ? "object"
+                       : !fn ? "fn"
+                             : "token");
+    if (phase != IC_OBSERVE_BEFORE && phase != IC_OBSERVE_AFTER)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "unknown observer phase %d", (int)phase);
+    ic_observer *o = new_observer(phase, NULL, fn, context, release);
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    o->object = obj;
+
+    ic_status status = IC_OK;
+    ic_lock(&ic_intercept_lock);
+    if (phase == IC_OBSERVE_BEFORE) {
+        status = attach_locked(o, obj, ic_sels.dealloc);
+    } else {
+        ic_side *side;
+        ic_object_engine *engine = NULL;
+        if (ic_object_is_deallocating(obj))
+            status = ic_fail(IC_ERR_DEALLOCATING,
+                             "cannot observe the deallocation of a %s that is deallocating",
+                             ic_object_isa(obj)->name);
+        else
+            engine = object_engine_locked(obj, &side, &status);
+        if (engine && engine->deallocated_count == engine->deallocated_capacity) {
+            size_t capacity = engine->deallocated_capacity ? engine->deallocated_capacity * 2 : 2;
+            ic_observer **grown = realloc(engine->deallocated, capacity * sizeof *grown);
+            if (grown) {
+                engine->deallocated = grown;
+                engine->deallocated_capacity = capacity;
+            } else {
+                status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+            }
+        }
+        if (engine && status == IC_OK && !register_locked(o))
+            status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+        if (engine && status == IC_OK) {
+            o->engine = engine;
+            engine->deallocated[engine->deallocated_count++] = o;
+            ic_class *counted = engine->in_subclass ? engine->original : ic_object_isa(obj);
+            o->counted_class = counted;
+            IC_COUNT(ic_class_engine_locked(counted), live_observers, 1);
+        }
+    }
+    if (status == IC_OK) *token = o->token;
+    ic_unlock(&ic_intercept_lock);
+    if (status != IC_OK) free(o);
+    ic_epoch_reclaim();
+    return status;
+}
+
+ic_status ic_intercept_remove_observer(ic_observer_token token)
+{
+    ic_lock(&ic_intercept_lock);
+    ic_observer *o = token ? ic_map_remove(&registry, (uintptr_t)token) : NULL;
+    if (!o) {
+        ic_unlock(&ic_intercept_lock);
+        return ic_fail(IC_ERR_OBSERVER_NOT_FOUND,
+                       "no observer with token %llu (removed already, or its object was "
+                       "deallocated)",
+                       (unsigned long long)token);
+    }
+    atomic_store_explicit(&o->removed, true, memory_order_seq_cst);
+    /* Registered, so its object's teardown has not released the engine state (nor the slots).
+     * Unpublish it even if the object is gone (`dead`): the teardown collects the observers
+     * still listed, and must never find one that this removal may free. */
+    ic_object_engine *engine = o->engine;
+    if (o->slot) {
+        republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
+        engine->observer_count--;
+        restore_if_unobserved_locked((ic_id)o->object, engine); /* not once it is dead */
+    } else {
+        for (size_t i = 0; i < engine->deallocated_count; i++) {
+            if (engine->deallocated[i] == o) {
+                engine->deallocated[i] = engine->deallocated[--engine->deallocated_count];
+                break;
+            }
+        }
+    }
+    IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);
+    ic_unlock(&ic_intercept_lock);
+
+    ic_epoch_synchronize(); /* no other thread is in (or about to enter) one of its calls */
+    ic_epoch_retire(o, destroy_observer);
+    ic_epoch_reclaim();
+    return IC_OK;
+}
+
+ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)
+{
+    if (!obj || !sel) return IC_PATH_NONE;
+    ic_intercept_path path = IC_PATH_NONE;
+    ic_lock(&ic_intercept_lock);
+    ic_side *side = ic_side_get(obj);
+    ic_object_engine *engine = side ? side->engine : NULL;
+    if (engine && engine->in_subclass) {
+        for (ic_hook_method *h = ((ic_fake_class *)engine->subclass->engine)->hooks; h; h = h->next)
+            if (h->sel == sel)
+                path = h->path == IC_HOOK_FORWARDED ? IC_PATH_FORWARDED : IC_PATH_OPTIMIZED;
+    }
+    ic_unlock(&ic_intercept_lock);
+    return path;
+}
+
+ic_class *ic_intercept_original_class(ic_id obj)
+{
+    if (!obj) return NULL;
+    ic_class *isa = ic_object_isa(obj);
+    ic_class *sub = ic_engine_first_subclass(isa);
+    return sub ? sub->superclass : isa;
+}
+
+void ic_intercept_quiesce(void)
+{
+    ic_epoch_drain();
+}
+
+static void fill_counters(const ic_engine_counts *c, size_t live, ic_intercept_counters *out)
+{
+    out->dynamic_subclasses = c->dynamic_subclasses;
+    out->forwarding_classes = c->forwarding_classes;
+    out->optimized_methods = c->optimized_methods;
+    out->forwarded_methods = c->forwarded_methods;
+    out->live_objects = live;
+    out->live_observers = c->live_observers;
+    out->intercepted_objects = c->intercepted_objects;
+}
+
+void ic_intercept_get_counters(ic_intercept_counters *out)
+{
+    if (!out) return;
+    ic_lock(&ic_intercept_lock);
+    fill_counters(&ic_engine_totals, ic_object_live_count(), out);
+    ic_unlock(&ic_intercept_lock);
+}
+
+ic_status ic_intercept_get_class_counters(const ic_class *cls, ic_intercept_counters *out)
+{
+    if (!cls || !out)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_intercept_get_class_counters: %s is NULL",
+                       !cls ? "class" : "out");
+    static const ic_engine_counts zero;
+    ic_lock(&ic_intercept_lock);
+    const ic_class_engine *engine = cls->engine;
+    bool is_subclass = ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS);
+    fill_counters(engine && !is_subclass ? &engine->counts : &zero,
+                  ic_class_live_instance_count(cls), out);
+    ic_unlock(&ic_intercept_lock);
+    return IC_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Teardown: the object's memory is gone (called from the root dealloc through the side record)
+ * ------------------------------------------------------------------------------------------- */
+
+static void free_hook_tables(void *p)
+{
+    table_box *box = p;
+    while (box) {
+        table_box *previous = box->previous;
+        free(box);
+        box = previous;
+    }
+}
+
+static void free_slot(void *p)
+{
+    ic_hook_slot *slot = p;
+    free(atomic_load_explicit(&slot->list, memory_order_relaxed));
+    free(slot);
+}
+
+/* Before the object's memory is freed: from here on no removal touches the object. */
+static void engine_object_dying(ic_side *side, ic_id obj)
+{
+    (void)obj;
+    if (!side->engine) return;
+    ic_lock(&ic_intercept_lock);
+    ((ic_object_engine *)side->engine)->dead = true;
+    ic_unlock(&ic_intercept_lock);
+}
+
+/* After the object's memory was freed. */
+static void engine_object_freed(ic_side *side, const void *address)
+{
+    ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
+    ic_object_engine *engine = side->engine;
+    if (!engine && !table) return;
+
+    /* One section from collecting the observers until they are unregistered: a removal that
+     * claims one of them meanwhile waits for it before freeing the observer (a removal made
+     * before step 1 has unlisted it). */
+    ic_epoch_enter();
+
+    /* 1. Take the "after dealloc" observers and every observer of the object's slots. */
+    ic_lock(&ic_intercept_lock);
+    size_t after_count = engine ? engine->deallocated_count : 0;
+    size_t total = after_count;
+    for (uint32_t s = 0; table && s < table->count; s++) {
+        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
+        total += list ? list->before_count + list->after_count : 0;
+    }
+    ic_observer **observers = total ? malloc(total * sizeof *observers) : NULL;
+    if (total && !observers) ic_fatal("out of memory tearing down an intercepted object");
+    size_t n = 0;
+    for (size_t i = 0; i < after_count; i++)
+        observers[n++] = engine->deallocated[i];
+    for (uint32_t s = 0; table && s < table->count; s++) {
+        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
+        for (uint32_t i = 0; list && i < list->before_count + list->after_count; i++)
+            observers[n++] = list->items[i].observer;
+    }
+    ic_unlock(&ic_intercept_lock);
+
+    /* 2. Fire "after dealloc" with no lock held. They are still registered: a removal may
+     *    still claim them. */
+    for (size_t i = 0; i < after_count; i++)
+        if (!atomic_load_explicit(&observers[i]->removed, memory_order_seq_cst))
+            observers[i]->dealloc_fn((ic_id)address, observers[i]->context);
+
+    /* 3. Unregister; whatever was still registered is ours to free. */
+    size_t kept = 0;
+    ic_lock(&ic_intercept_lock);
+    for (size_t i = 0; i < n; i++) {
+        ic_observer *o = observers[i];
+        if (ic_map_get(&registry, (uintptr_t)o->token) != o)
+            continue; /* a concurrent removal owns it */
+        ic_map_remove(&registry, (uintptr_t)o->token);
+        IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);
+        observers[kept++] = o;
+    }
+    if (engine && engine->in_subclass) {
+        IC_COUNT(ic_class_engine_locked(engine->original), intercepted_objects, (size_t)-1);
+        engine->in_subclass = false;
+    }
+    ic_unlock(&ic_intercept_lock);
+    ic_epoch_exit();
+
+    /* 4. Retire: observers (the reclaimer releases their contexts), slots, tables, state. */
+    for (size_t i = 0; i < kept; i++)
+        ic_epoch_retire(observers[i], destroy_observer);
+    for (uint32_t s = 0; table && s < table->count; s++)
+        ic_epoch_retire(table->slots[s], free_slot);
+    if (table) ic_epoch_retire(box_of(table), free_hook_tables);
+    if (engine) ic_epoch_retire(engine, destroy_object_engine);
+    free(observers);
+    ic_epoch_reclaim();
+}
+
+void ic_engine_init(void)
+{
+    ic_side_dying_hook = engine_object_dying;
+    ic_side_teardown_hook = engine_object_freed;
+}

@@ -1,0 +1,196 @@
+/*
+ * trampolines.c — the optimized interception trampolines: typed C functions, one per ABI
+ * signature of trampolines.def (generated from ic_types.def by tools/gen_trampolines.py), each
+ * notifying before-observers, calling the original with the original _cmd, notifying
+ * after-observers with the return value, and returning it. The arguments' addresses form the
+ * observers' frame invocation, so no call allocates. See hook.h for what begin/end do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "hook.h"
+#include "../runtime/selector.h"
+
+/* C types of the ABI classes (ic_types.def): how a value of the class is passed and returned.
+ * `q` carries every 64-bit integer and every pointer (@ # : * ^): same registers, same bits.
+ * `i` carries every integer of 32 bits or less (c C s S i I l L B): the trampoline passes the
+ * 32-bit register through untouched, so the original receives (and the caller gets back)
+ * exactly the bits a direct call would carry. Observers read such a value through the frame at
+ * its real size (the low bytes: x86-64 and arm64 are little-endian); if they rewrite it, the
+ * trampoline re-extends it to 32 bits (normalize_narrow below). */
+typedef void ic_abi_v;
+typedef int32_t ic_abi_i;
+typedef uint64_t ic_abi_q;
+typedef float ic_abi_f;
+typedef double ic_abi_d;
+
+_Static_assert(sizeof(ic_abi_q) == sizeof(void *), "q carries pointers");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are read at offset 0");
+
+/* Re-extends a narrow integer held in the low bytes of the 32-bit slot at `p`, after an observer
+ * may have written only those bytes: sign-extended for signed types, zero-extended otherwise
+ * (bool included, as compilers expect). */
+static void normalize_narrow(const ic_sig_value *v, void *p)
+{
+    int32_t wide;
+    if (v->size == 1)
+        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int8_t *)p
+                                             : (int32_t) * (const uint8_t *)p;
+    else
+        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int16_t *)p
+                                             : (int32_t) * (const uint16_t *)p;
+    memcpy(p, &wide, sizeof wide);
+}
+
+static __attribute__((noinline)) void normalize_arguments(const ic_signature *sig, void **args)
+{
+    for (size_t i = 2; i < sig->arg_count && i < 64; i++)
+        if (sig->narrow_arguments & ((uint64_t)1 << i)) normalize_narrow(&sig->args[i], args[i]);
+}
+
+/* After before-observers: narrow arguments back to their full 32-bit form. */
+#define IC_NORMALIZE_ARGUMENTS()                                                                   \
+    if (IC_UNLIKELY(slot->narrow_arguments)) normalize_arguments(slot->sig, args);
+/* After after-observers: a narrow return value back to its full 32-bit form. */
+#define IC_NORMALIZE_RETURN()                                                                      \
+    if (IC_UNLIKELY(slot->narrow_return)) normalize_narrow(&slot->sig->ret, &result);
+
+/*
+ * Each signature gets three functions. The trampoline is what the interception subclass runs:
+ * when the object has no observer for the selector it tail-calls the original with the arguments
+ * still in their registers. Otherwise it tail-calls the observed body, which takes the arguments'
+ * addresses for the observers' frame, notifies, calls the original and notifies again. The third
+ * handles an original IMP not yet in the dispatch table (a lookup that may lock). With every exit
+ * a tail call, the trampoline needs no stack frame: no register is saved or restored on the way
+ * (measured: a frame of four saved registers cost about 0.2 ns on each intercepted call).
+ */
+#define IC_OBSERVED_CALL_v(TYPES, ...)                                                             \
+    ((void(*) TYPES)original)(__VA_ARGS__);                                                        \
+    ic_hook_after(slot, args, NULL, 0);
+#define IC_OBSERVED_CALL_VALUE(R, TYPES, ...)                                                      \
+    ic_abi_##R result = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                              \
+    ic_hook_after(slot, args, &result, 0);                                                         \
+    IC_NORMALIZE_RETURN()                                                                          \
+    return result;
+#define IC_OBSERVED_CALL_i(...) IC_OBSERVED_CALL_VALUE(i, __VA_ARGS__)
+#define IC_OBSERVED_CALL_q(...) IC_OBSERVED_CALL_VALUE(q, __VA_ARGS__)
+#define IC_OBSERVED_CALL_f(...) IC_OBSERVED_CALL_VALUE(f, __VA_ARGS__)
+#define IC_OBSERVED_CALL_d(...) IC_OBSERVED_CALL_VALUE(d, __VA_ARGS__)
+
+/* NAME: function name suffix; PARAMS: parenthesized parameter list after self and _cmd;
+ * TYPES: the original's parameter types; ADDRS: the arguments' addresses; ARGS: the arguments. */
+#define IC_DEFINE_TRAMPOLINE(R, NAME, PARAMS, TYPES, ADDRS, ...)                                   \
+    static __attribute__((noinline)) ic_abi_##R ic_observed_##R##_##NAME(                          \
+        ic_id self, ic_sel cmd IC_UNPAREN PARAMS, ic_hook_slot *slot)                              \
+    {                                                                                              \
+        void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
+        ic_hook_before(slot, args, 0);                                                             \
+        IC_NORMALIZE_ARGUMENTS()                                                                   \
+        ic_imp original = ic_engine_original_imp_from(slot, self, cmd);                            \
+        IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
+    }                                                                                              \
+    static __attribute__((noinline))                                                               \
+    ic_abi_##R ic_uncached_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)                  \
+    {                                                                                              \
+        return ((ic_abi_##R(*) TYPES)ic_engine_original_imp(self, cmd))(self, cmd, ##__VA_ARGS__); \
+    }                                                                                              \
+    static ic_abi_##R ic_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)         \
+    {                                                                                              \
+        ic_hook_slot *slot = ic_hook_find_slot(self, cmd);                                         \
+        if (ic_hook_is_observed(slot))                                                             \
+            return ic_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, slot);                       \
+        ic_imp original = ic_hook_original_imp_if_cached(slot, self, cmd);                         \
+        if (IC_UNLIKELY(!original)) return ic_uncached_##R##_##NAME(self, cmd, ##__VA_ARGS__);     \
+        return ((ic_abi_##R(*) TYPES)original)(self, cmd, ##__VA_ARGS__);                          \
+    }
+#define IC_UNPAREN(...) __VA_ARGS__
+
+#define IC_TRAMPOLINE0(R) IC_DEFINE_TRAMPOLINE(R, , (), (ic_id, ic_sel), ())
+#define IC_TRAMPOLINE1(R, A)                                                                       \
+    IC_DEFINE_TRAMPOLINE(R, A, (, ic_abi_##A a), (ic_id, ic_sel, ic_abi_##A), (, &a), a)
+#define IC_TRAMPOLINE2(R, A, B)                                                                    \
+    IC_DEFINE_TRAMPOLINE(R, A##B, (, ic_abi_##A a, ic_abi_##B b),                                  \
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B), (, &a, &b), a, b)
+#define IC_TRAMPOLINE3(R, A, B, C)                                                                 \
+    IC_DEFINE_TRAMPOLINE(R, A##B##C, (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c),                 \
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C), (, &a, &b, &c), a,   \
+                         b, c)
+#define IC_TRAMPOLINE4(R, A, B, C, D)                                                              \
+    IC_DEFINE_TRAMPOLINE(R, A##B##C##D,                                                            \
+                         (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c, ic_abi_##D d),               \
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C, ic_abi_##D),          \
+                         (, &a, &b, &c, &d), a, b, c, d)
+#include "trampolines.def"
+#undef IC_TRAMPOLINE0
+#undef IC_TRAMPOLINE1
+#undef IC_TRAMPOLINE2
+#undef IC_TRAMPOLINE3
+#undef IC_TRAMPOLINE4
+
+void ic_hook_call_each(const ic_observer_entry *first, uint32_t count, ic_invocation *frame)
+{
+    for (const ic_observer_entry *entry = first; entry < first + count; entry++)
+        ic_hook_call(entry, frame);
+}
+
+typedef struct trampoline_entry {
+    const char *key; /* "<return class>:<argument classes>", e.g. "i:qd" */
+    ic_imp imp;
+} trampoline_entry;
+
+/* Sorted by key (the generator sorts), for bsearch. */
+static const trampoline_entry table[] = {
+#define IC_TRAMPOLINE0(R)          {#R ":", (ic_imp)ic_trampoline_##R##_},
+#define IC_TRAMPOLINE1(R, A)       {#R ":" #A, (ic_imp)ic_trampoline_##R##_##A},
+#define IC_TRAMPOLINE2(R, A, B)    {#R ":" #A #B, (ic_imp)ic_trampoline_##R##_##A##B},
+#define IC_TRAMPOLINE3(R, A, B, C) {#R ":" #A #B #C, (ic_imp)ic_trampoline_##R##_##A##B##C},
+#define IC_TRAMPOLINE4(R, A, B, C, D)                                                              \
+    {#R ":" #A #B #C #D, (ic_imp)ic_trampoline_##R##_##A##B##C##D},
+#include "trampolines.def"
+#undef IC_TRAMPOLINE0
+#undef IC_TRAMPOLINE1
+#undef IC_TRAMPOLINE2
+#undef IC_TRAMPOLINE3
+#undef IC_TRAMPOLINE4
+};
+
+static int compare_key(const void *key, const void *entry)
+{
+    return strcmp(key, ((const trampoline_entry *)entry)->key);
+}
+
+ic_imp ic_trampoline_for(const ic_signature *sig)
+{
+    if (!sig->is_method || sig->arg_count - 2 > 4) return NULL;
+    char key[8];
+    size_t n = 0;
+    key[n++] = sig->ret.abi;
+    key[n++] = ':';
+    for (size_t i = 2; i < sig->arg_count; i++)
+        key[n++] = sig->args[i].abi;
+    key[n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (key[i] == 0 || key[i] == 'D')
+            return NULL; /* structs and long double take the forward path */
+    _Static_assert(sizeof key >= 2 + 4 + 1, "key holds 4 argument classes");
+    const trampoline_entry *e =
+        bsearch(key, table, sizeof table / sizeof table[0], sizeof table[0], compare_key);
+    return e ? e->imp : NULL;
+}
+
+/* dealloc: before-observers, then the original. Nothing after: the memory is gone. */
+static void dealloc_trampoline(ic_id self, ic_sel cmd)
+{
+    ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
+    if (ic_hook_is_observed(slot)) {
+        void *args[] = {&self, &cmd};
+        ic_hook_before(slot, args, 0);
+    }
+    ((void (*)(ic_id, ic_sel))ic_hook_original_imp(slot, self, cmd))(self, cmd);
+}
+
+ic_imp ic_trampoline_dealloc(void)
+{
+    return (ic_imp)dealloc_trampoline;
+}

@@ -1,0 +1,49 @@
+/*
+ * invocation.h — the invocation record (internal) and frame invocations.
+ *
+ * A heap invocation owns its storage (one allocation: record, argument pointers, buffer). A
+ * frame invocation lives on the stack of whoever handles a call (a libffi closure handler or a
+ * trampoline) and points at that call's own argument and return storage, so packaging a call
+ * costs no allocation.
+ */
+#ifndef IC_INVOCATION_INTERNAL_H
+#define IC_INVOCATION_INTERNAL_H
+
+#include "../types/signature.h"
+
+enum {
+    IC_INV_HEAP = 1u << 0,           /* owns its storage; ic_invocation_destroy frees it */
+    IC_INV_FRAME = 1u << 1,          /* stack frame of a call being handled */
+    IC_INV_CLOSURE_RETURN = 1u << 2, /* `ret` is a libffi closure's return buffer: integral
+                                        returns narrower than ffi_arg are stored widened */
+    IC_INV_RETAINS_ARGUMENTS = 1u << 3,
+    IC_INV_IN_BUFFER = 1u << 4, /* lives in caller memory (ic_invocation_init_in) */
+};
+
+struct ic_invocation {
+    const ic_signature *sig;
+    void **args; /* sig->arg_count pointers to each argument's storage */
+    void *ret;   /* return storage, or NULL for void */
+    uint32_t flags;
+    uint32_t capacity; /* heap invocations: bytes of their block (a reused block may be larger
+                          than ic_invocation_size); 0 otherwise */
+};
+
+/* Makes `inv` a frame over existing storage. */
+static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signature *sig,
+                                            void **args, void *ret, uint32_t flags)
+{
+    inv->sig = sig;
+    inv->args = args;
+    inv->ret = sig->ret.size ? ret : NULL;
+    inv->flags = IC_INV_FRAME | flags;
+}
+
+/* Zeroes a libffi closure's return buffer before a handler runs, so an unset return value reads
+ * as zero (at least ffi_arg wide, as libffi reads it). */
+IC_PRIVATE void ic_invocation_zero_closure_return(const ic_signature *sig, void *ret);
+
+/* Calls `imp` with the invocation's arguments through ffi_call and stores the result. */
+IC_PRIVATE void ic_invocation_call(ic_invocation *inv, ic_imp imp);
+
+#endif /* IC_INVOCATION_INTERNAL_H */

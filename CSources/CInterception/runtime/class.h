@@ -1,0 +1,94 @@
+/*
+ * class.h — the class and method records (internal).
+ */
+#ifndef IC_CLASS_INTERNAL_H
+#define IC_CLASS_INTERNAL_H
+
+#include "dtable.h"
+#include "../support/ic_config.h"
+
+/* Class flags (ic_class.flags). Set under ic_runtime_lock; read lock-free. */
+enum {
+    IC_CLASS_REGISTERED = 1u << 0,
+    /* The class or a superclass overrides retain or release: ic_retain/ic_release send the
+     * messages instead of taking the atomic fast path. */
+    IC_CLASS_CUSTOM_RR = 1u << 1,
+    /* A dynamic subclass made by the interception engine. */
+    IC_CLASS_INTERCEPTION_SUBCLASS = 1u << 2,
+};
+
+struct ic_forwarder; /* forward.h */
+
+struct ic_class {
+    /* First, so the lookup fast path addresses it from the class pointer with no offset load.
+     * Lock-free reads; writes under ic_runtime_lock (dtable.h). */
+    ic_dtable dtable;
+
+    const char *name;      /* owned; immutable */
+    ic_class *superclass;  /* immutable; NULL only for the root */
+    size_t instance_size;  /* header + storage of the whole chain; immutable */
+    size_t storage_offset; /* where this class's own storage starts; immutable */
+    size_t storage_size;   /* bytes of this class's own storage; immutable */
+    _Atomic(uint32_t) flags;
+    /* Live instances attributed to this class: created as it, freed as it or as one of its
+     * interception subclasses. A statistic (relaxed). */
+    _Atomic(size_t) live_instances;
+
+    /* Guarded by ic_runtime_lock. */
+    ic_method **methods; /* own methods; the array grows, entries are immortal */
+    size_t method_count;
+    size_t method_capacity;
+    ic_class **subclasses; /* direct registered subclasses, for cache invalidation */
+    size_t subclass_count;
+    size_t subclass_capacity;
+    struct ic_forwarder *forwarders; /* forwarding closures made for this class (forward.c) */
+
+    /* The interception engine's per-class record; guarded by ic_intercept_lock. */
+    void *engine;
+};
+
+struct ic_method {
+    ic_sel sel;                        /* immutable */
+    _Atomic(ic_imp) imp;               /* written under ic_runtime_lock; read lock-free */
+    const char *types;                 /* owned copy; immutable */
+    _Atomic(const ic_signature *) sig; /* parsed on first use; signatures are immortal */
+    ic_class *owner;                   /* immutable */
+};
+
+static inline bool ic_class_has_flag(const ic_class *cls, uint32_t flag)
+{
+    return (atomic_load_explicit(&((ic_class *)cls)->flags, memory_order_acquire) & flag) != 0;
+}
+
+/* The method for `sel` in `cls` itself. Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_method *ic_class_own_method_locked(const ic_class *cls, ic_sel sel);
+
+/* The method for `sel` in `cls` or its superclasses. Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_method *ic_class_method_locked(const ic_class *cls, ic_sel sel);
+
+/* Adds a method without checks beyond allocation. Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_status ic_class_add_method_locked(ic_class *cls, ic_sel sel, ic_imp imp,
+                                                const char *types);
+
+/* Clears the cached IMP of `sel` in `cls` and every subclass. Caller holds ic_runtime_lock. */
+IC_PRIVATE void ic_class_flush_selector_locked(ic_class *cls, ic_sel sel);
+
+/* Clears every cached IMP of `cls` and every subclass. Caller holds ic_runtime_lock. */
+IC_PRIVATE void ic_class_flush_all_locked(ic_class *cls);
+
+/* Allocates a class record (no name check, no table insertion). Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_class *ic_class_allocate_locked(const char *name, ic_class *superclass,
+                                              size_t storage_bytes, ic_status *status);
+
+/* Registers `cls` (table, subclass list, flags). Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_status ic_class_register_locked(ic_class *cls);
+
+/* The registered or allocated class named `name`. Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_class *ic_class_named_locked(const char *name);
+
+/* Creates the root class (ic_runtime_init). */
+IC_PRIVATE void ic_root_class_init(void);
+
+IC_PRIVATE extern ic_class *ic_root_class;
+
+#endif /* IC_CLASS_INTERNAL_H */

@@ -1,0 +1,100 @@
+/*
+ * message.c — message lookup: the lock-free cached path and the slow path that fills the cache.
+ *
+ * Fast path: three dependent loads (the receiver's class, the dispatch-table page, the slot) and
+ * a NULL check; no lock, no atomic read-modify-write. Correctness rules: dtable.h.
+ */
+#include "class.h"
+#include "dtable.h"
+#include "message.h"
+#include "../support/error.h"
+#include "../support/locks.h"
+#include "object.h"
+#include "selector.h"
+
+ic_unrecognized_resolver ic_message_unrecognized;
+
+/* Resolves `sel` from `cls` under ic_runtime_lock and caches the result; forwards (outside the
+ * lock) if no class implements it. */
+static ic_imp lookup_slow(ic_id receiver, ic_class *cls, ic_sel sel, bool cache_forwarder)
+{
+    ic_lock(&ic_runtime_lock);
+    ic_method *m = ic_class_method_locked(cls, sel);
+    if (m) {
+        ic_imp imp = atomic_load_explicit(&m->imp, memory_order_acquire);
+        /* Filled under the same lock hold that resolved it: an invalidation (which also holds
+         * the lock) cannot slip in between and leave a stale IMP cached. */
+        if (ic_class_has_flag(cls, IC_CLASS_REGISTERED))
+            ic_dtable_fill_locked(&cls->dtable, sel, imp);
+        ic_unlock(&ic_runtime_lock);
+        return imp;
+    }
+    ic_unlock(&ic_runtime_lock);
+    return ic_message_unrecognized(receiver, cls, sel, cache_forwarder);
+}
+
+/* Out of line so that ic_msg_lookup's cached path needs no stack frame. `cls` is the class whose
+ * dispatch table missed. */
+__attribute__((noinline)) static ic_imp lookup_uncached(ic_id receiver, ic_class *cls, ic_sel sel)
+{
+    return lookup_slow(receiver, cls, sel, true);
+}
+
+__attribute__((noinline, noreturn)) static void null_selector(ic_id receiver)
+{
+    ic_fatal("message sent to %s %p with a NULL selector", ic_object_isa(receiver)->name,
+             (void *)receiver);
+}
+
+ic_imp ic_msg_lookup(ic_id receiver, ic_sel sel)
+{
+    if (IC_UNLIKELY(!receiver || !sel)) {
+        if (!receiver) return (ic_imp)ic_nil_imp;
+        null_selector(receiver);
+    }
+    ic_class *cls = ic_object_isa(receiver);
+    ic_imp imp = ic_dtable_get(&cls->dtable, sel);
+    if (IC_LIKELY(imp != NULL)) return imp;
+    return lookup_uncached(receiver, cls, sel);
+}
+
+ic_imp ic_msg_lookup_super(const ic_super *super, ic_sel sel)
+{
+    if (IC_UNLIKELY(!super || !super->receiver)) return (ic_imp)ic_nil_imp;
+    ic_class *cls = super->super_class;
+    if (IC_UNLIKELY(!cls || !sel))
+        ic_fatal("super send to %s %p with a NULL %s", ic_object_isa(super->receiver)->name,
+                 (void *)super->receiver, !cls ? "superclass" : "selector");
+    ic_imp imp = ic_dtable_get(&cls->dtable, sel);
+    if (IC_LIKELY(imp != NULL)) return imp;
+    /* A forwarder found from a superclass is not cached there: the signature came from the
+     * receiver's class, which another receiver may not share. */
+    return lookup_slow(super->receiver, cls, sel, false);
+}
+
+/* Messages to NULL: zero every register a result can come back in, then return. Naked so that
+ * no prologue disturbs the caller's frame whatever the IMP was cast to. A struct returned in
+ * memory is not written (objc4 behaves the same). */
+#if defined(__x86_64__)
+__attribute__((naked)) void ic_nil_imp(void)
+{
+    __asm__ volatile("xorl %eax, %eax\n\t"
+                     "xorl %edx, %edx\n\t"
+                     "xorps %xmm0, %xmm0\n\t"
+                     "xorps %xmm1, %xmm1\n\t"
+                     "ret\n\t");
+}
+#elif defined(__aarch64__)
+__attribute__((naked)) void ic_nil_imp(void)
+{
+    __asm__ volatile("mov x0, #0\n\t"
+                     "mov x1, #0\n\t"
+                     "movi d0, #0\n\t"
+                     "movi d1, #0\n\t"
+                     "movi d2, #0\n\t"
+                     "movi d3, #0\n\t"
+                     "ret\n\t");
+}
+#else
+#error "ic_nil_imp needs its few instructions for this architecture"
+#endif

@@ -1,0 +1,42 @@
+/*
+ * selector.h — the selector record (internal) and the well-known selectors.
+ */
+#ifndef IC_SELECTOR_INTERNAL_H
+#define IC_SELECTOR_INTERNAL_H
+
+#include "../support/ic_config.h"
+
+/* An interned selector. Immortal and immutable after registration. */
+struct ic_selector {
+    uint16_t dt_page; /* root entry in dispatch tables: index >> 8, or the overflow page */
+    uint8_t dt_slot;  /* slot in that page: index & 0xff */
+    uint8_t reserved;
+    uint32_t index;   /* dense registration number, from 1 */
+    const char *name; /* owned, immortal */
+};
+
+/* Selectors the runtime itself sends or implements; set once by ic_runtime_init(). */
+typedef struct ic_well_known_selectors {
+    ic_sel class_;
+    ic_sel self;
+    ic_sel init;
+    ic_sel responds_to_selector;
+    ic_sel method_signature_for_selector;
+    ic_sel forward_invocation;
+    ic_sel does_not_recognize_selector;
+    ic_sel is_kind_of_class;
+    ic_sel is_member_of_class;
+    ic_sel is_equal;
+    ic_sel hash;
+    ic_sel retain;
+    ic_sel release;
+    ic_sel retain_count;
+    ic_sel dealloc;
+} ic_well_known_selectors;
+
+IC_PRIVATE extern ic_well_known_selectors ic_sels;
+
+/* Registers the well-known selectors (called by ic_runtime_init). */
+IC_PRIVATE void ic_selectors_init(void);
+
+#endif /* IC_SELECTOR_INTERNAL_H */
