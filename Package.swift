@@ -1,8 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // Interception: an Objective-C-style object runtime and message-interception engine in C, with
 // Swift bindings and an RxSwift-compatible Observable core. See README.md and
 // docs/ARCHITECTURE.md.
+//
+// Tools version 6.2: the sources use `SendableMetatype`, which Swift 6.2 introduced; this is the
+// real minimum (the README says the same).
 //
 // Build settings, and why:
 // - No unsafe build flags anywhere: they would make the package unusable as a dependency. Warning

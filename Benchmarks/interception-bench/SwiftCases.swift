@@ -16,6 +16,9 @@ private final class SwiftBench: @unchecked Sendable {
     let sentOptimized: RuntimeObject
     let invokedOptimized: RuntimeObject
     let sentForwarded: RuntimeObject
+    /// An object that was observed through sentMessage and methodInvoked, every subscription
+    /// since disposed: it is back in its class.
+    let afterDispose: RuntimeObject
     /// Counts the events the subscribers receive (a class, so the closures capture a reference).
     let counter = EventCounter()
     var events: Int { counter.value }
@@ -42,6 +45,7 @@ private final class SwiftBench: @unchecked Sendable {
         sentOptimized = counterClass.new()
         invokedOptimized = counterClass.new()
         sentForwarded = forwardedClass.new()
+        afterDispose = counterClass.new()
         let counter = self.counter
         sentOptimized.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
         invokedOptimized.rx.methodInvoked("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(
@@ -56,6 +60,10 @@ private final class SwiftBench: @unchecked Sendable {
         precondition(
             ic_intercept_path_of(sentOptimized.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
         sentForwarded.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
+        afterDispose.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).dispose()
+        afterDispose.rx.methodInvoked("add:").subscribe(onNext: { _ in counter.value += 1 }).dispose()
+        precondition(
+            afterDispose.actualClass == counterClass, "disposing every subscription restores the class")
     }
 }
 
@@ -159,6 +167,15 @@ func swiftCases() -> [BenchCase] {
             name: "swift_sentMessage_optimized",
             description: "Swift send of add: with one rx.sentMessage subscriber (trampoline)",
             prepare: ready, run: { timeSends(SwiftBench.shared.sentOptimized, ops: $0, observed: true) }),
+        BenchCase(
+            name: "swift_send_after_dispose",
+            description: "Swift send of add: to an object whose rx subscriptions were all disposed",
+            prepare: ready,
+            run: { ops in
+                let before = SwiftBench.shared.events
+                let t = timeSends(SwiftBench.shared.afterDispose, ops: ops, observed: false)
+                return SwiftBench.shared.events == before ? t : -1
+            }),
         BenchCase(
             name: "swift_methodInvoked_optimized",
             description: "Swift send of add: with one rx.methodInvoked subscriber (trampoline)",

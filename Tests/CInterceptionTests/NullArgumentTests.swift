@@ -205,7 +205,11 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
         ("ic_object_class_name", { _ in #expect(ic_object_class_name(nil) == nil) }),
-        ("ic_object_storage", { _ in #expect(ic_object_storage(nil) == nil) }),
+        (
+            "ic_object_storage",
+            { _ in expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_storage(nil) == nil) } }
+        ),
+        ("ic_object_storage_size", { _ in #expect(ic_object_storage_size(nil) == 0) }),
         (
             "ic_object_storage_for_class",
             { f in

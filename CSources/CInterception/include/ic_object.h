@@ -42,11 +42,23 @@ IC_EXPORT ic_class *ic_object_set_class(ic_id obj, ic_class *cls);
 IC_EXPORT const char *ic_object_class_name(ic_id obj);
 
 /* A pointer to the start of the object's storage (the storage of the root class's first
- * subclass in its chain, right after the 32-byte header; 16-byte aligned). */
+ * subclass in its chain, right after the 32-byte header; 16-byte aligned), which is
+ * ic_object_storage_size(obj) bytes long. The memory belongs to the object: valid while it lives.
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT if obj is NULL or has no storage at all (no class in
+ * its chain declared any), so the pointer never lies outside the object. */
 IC_EXPORT void *ic_object_storage(ic_id obj);
 
-/* A pointer to the storage declared by `cls` inside `obj`. Errors: NULL with
- * IC_ERR_INVALID_ARGUMENT if obj is NULL or not an instance of cls or a subclass. */
+/* The bytes of storage the object has after its header (0 for NULL or for an object without
+ * storage): the bound for ic_object_storage's pointer. At least what its classes declared; the
+ * allocation may round it up. */
+IC_EXPORT size_t ic_object_storage_size(ic_id obj);
+
+/* A pointer to the storage declared by `cls` inside `obj`, ic_class_storage_size(cls) bytes long.
+ * An interception subclass (the engine's, see ic_intercept.h) declares none of its own and
+ * resolves to the class it stands in for, so the object's actual class works here too.
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT if obj or cls is NULL, obj is not an instance of cls
+ * or a subclass, or cls declared no storage (a pointer to zero bytes at the end of the object
+ * would lie outside it). */
 IC_EXPORT void *ic_object_storage_for_class(ic_id obj, const ic_class *cls);
 
 /* ---------------------------------------------------------------------------------------------

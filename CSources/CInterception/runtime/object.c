@@ -112,7 +112,24 @@ ic_class *ic_object_set_class(ic_id obj, ic_class *cls)
 
 void *ic_object_storage(ic_id obj)
 {
-    return obj ? (unsigned char *)obj + IC_OBJECT_HEADER_SIZE : NULL;
+    if (!obj) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_object_storage: object is NULL");
+        return NULL;
+    }
+    /* An object whose classes declared no storage is all header: a pointer past it would point
+     * past the allocation. */
+    if (obj->alloc_size <= IC_OBJECT_HEADER_SIZE) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_object_storage: %s %p has no storage",
+                ic_object_isa(obj)->name, (void *)obj);
+        return NULL;
+    }
+    return (unsigned char *)obj + IC_OBJECT_HEADER_SIZE;
+}
+
+size_t ic_object_storage_size(ic_id obj)
+{
+    return obj && obj->alloc_size > IC_OBJECT_HEADER_SIZE ? obj->alloc_size - IC_OBJECT_HEADER_SIZE
+                                                          : 0;
 }
 
 void *ic_object_storage_for_class(ic_id obj, const ic_class *cls)
@@ -124,7 +141,26 @@ void *ic_object_storage_for_class(ic_id obj, const ic_class *cls)
                        : "the object is not an instance of the class");
         return NULL;
     }
-    return (unsigned char *)obj + cls->storage_offset;
+    /* An interception subclass declares nothing: the object it stands in for keeps the storage
+     * its original class declared, so the storage "of" the subclass is that class's. */
+    const ic_class *declaring = cls;
+    while (declaring->superclass && ic_class_has_flag(declaring, IC_CLASS_INTERCEPTION_SUBCLASS))
+        declaring = declaring->superclass;
+    if (declaring->storage_size == 0) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT,
+                "ic_object_storage_for_class: class %s declares no storage (%s %p)",
+                declaring->name, ic_object_isa(obj)->name, (void *)obj);
+        return NULL;
+    }
+    /* Defensive: the declared storage lies inside the allocation (ic_object_set_class refuses
+     * a class whose instances do not fit, so this holds for every class the object can have). */
+    if (declaring->storage_offset + declaring->storage_size > obj->alloc_size) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT,
+                "ic_object_storage_for_class: the storage of %s lies outside %s %p",
+                declaring->name, ic_object_isa(obj)->name, (void *)obj);
+        return NULL;
+    }
+    return (unsigned char *)obj + declaring->storage_offset;
 }
 
 /* ---------------------------------------------------------------------------------------------

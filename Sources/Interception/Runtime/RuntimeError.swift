@@ -59,12 +59,13 @@ extension RuntimeError {
 
     /// `-[Class selector] is <method encoding>, Swift call is <swift encoding>`.
     static func signatureMismatch(
-        className: String, selector: Selector, methodEncoding: String, swiftEncoding: String
+        className: String, selector: Selector, methodEncoding: String, swiftEncoding: String,
+        hint: String? = nil
     ) -> RuntimeError {
         RuntimeError(
             IC_ERR_SIGNATURE_MISMATCH,
             "signature mismatch: -[\(className) \(selector.name)] is \(methodEncoding), "
-                + "Swift call is \(swiftEncoding)")
+                + "Swift call is \(swiftEncoding)" + (hint.map { "; \($0)" } ?? ""))
     }
 
     /// `unrecognized selector -[Class selector]`.

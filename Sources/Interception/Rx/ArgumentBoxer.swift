@@ -4,7 +4,8 @@ import CInterception
 /// How one argument of an intercepted method is boxed for `sentMessage` / `methodInvoked`:
 /// integers and floats as the matching Swift type (`q`/`Q` as `Int`/`UInt`, as
 /// ``Runtime/boxedValue(encoding:at:)`` does), `B` as `Bool`, `@` as `RuntimeObject?`, `#` as
-/// `RuntimeClass?`, `:` as `Selector?`, `*` as `String?`, pointers as `UnsafeRawPointer?`, and
+/// `RuntimeClass?`, `:` as `Selector?`, `*` as `UnsafePointer<CChar>?` (never read as a string: it may not end in a zero), pointers as
+/// `UnsafeRawPointer?`, and
 /// everything else (structs, arrays, long double) through ``Runtime/boxedValue(encoding:at:)``.
 /// The choice is made once, from the method's signature, so a call only switches on a case.
 enum ArgumentBoxer {
@@ -49,7 +50,7 @@ enum ArgumentBoxer {
         case .double: return p.loadUnaligned(as: Double.self)
         case .bool: return p.loadUnaligned(as: UInt8.self) != 0
         case .cString:
-            return p.loadUnaligned(as: UnsafePointer<CChar>?.self).map { String(cString: $0) } as Any
+            return p.loadUnaligned(as: UnsafePointer<CChar>?.self) as Any
         case .object:
             return RuntimeObject?(runtimeRepresentation: p.loadUnaligned(as: UnsafeRawPointer?.self)) as Any
         case .class_:

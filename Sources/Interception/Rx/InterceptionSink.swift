@@ -3,16 +3,55 @@ import CInterception
 import RxCore
 import Synchronization
 
-/// The Swift side of one observer registered with the interception engine.
+/// The Swift side of one (object, selector, phase) stream: a subject, and the engine observer
+/// that feeds it while someone listens.
 ///
-/// Ownership: the C observer's context is a +1 reference to the sink, released by the engine
-/// (`sinkRelease`) once the observer is removed or its object has died and no call of it can
-/// still be running. The object's ``InterceptionState`` also references its sinks, to hand out
-/// the same subject to every request and to complete it when the object dies.
+/// Registration follows the subscribers: the engine observer is installed when the observable is
+/// requested (so refusals surface as the observable's error, as RxCocoa does) and again on any
+/// subscription while none is installed; it is removed when the last subscription is disposed.
+/// An object whose last engine observer goes moves back to its class, and its calls cost what
+/// they cost before it was observed.
+///
+/// Ownership: each installation is a ``Registration``, the C observer's context, a +1 reference
+/// released by the engine (`sinkRelease`) once the observer is removed or its object died and no
+/// call of it can still be running. A registration references its sink. The object's
+/// ``InterceptionState`` references its sinks, to hand out the same subject to every request and
+/// to complete it when the object dies. The sink keeps the object's address, unretained: it is
+/// used only under `lock` while `objectDied` is false, and the object's death sets that flag (from
+/// its root dealloc, before its memory is freed) under the same lock.
+///
+/// Exactly once: removal first deactivates the registration (under `lock`), then asks the engine
+/// to remove it (outside the lock: removal waits for calls in flight, whose subscribers may
+/// subscribe or dispose). A call that sees a newer registration also sees the older one
+/// deactivated (the new one was installed after the deactivation, under the same lock, and the
+/// engine publishes it with release ordering), so no call reaches the subject twice.
 ///
 /// Threading: `deliver` runs on the thread that called the intercepted method (several at once
 /// if several threads call it); the subjects it feeds serialize delivery to each subscriber.
 class InterceptionSink: @unchecked Sendable {
+    /// What the engine observer observes.
+    enum Target {
+        case call(Selector, ic_observer_phase)
+        case dealloc(ic_observer_phase)
+    }
+
+    let target: Target
+    let className: String
+    /// Guards everything below. Never held while calling into an observer or waiting for one.
+    private let lock = Lock()
+    /// The observed object, unretained; valid while `objectDied` is false.
+    private let object: OpaquePointer
+    private var objectDied = false
+    private var subscribers = 0
+    private var registration: Registration?
+    private var token: ic_observer_token = 0
+
+    init(object: OpaquePointer, target: Target, className: String) {
+        self.object = object
+        self.target = target
+        self.className = className
+    }
+
     /// A call of the intercepted method: `call` is the engine's frame invocation, valid only
     /// during this call.
     func deliver(_ call: OpaquePointer) {}
@@ -23,46 +62,142 @@ class InterceptionSink: @unchecked Sendable {
     /// Completes the subject(s) this sink feeds (its object has died).
     func complete() {}
 
-    /// Registers this sink with the engine as an observer of `selector` on `object`.
-    func install(on object: OpaquePointer, selector: Selector, phase: ic_observer_phase) -> ic_status {
-        var token: ic_observer_token = 0
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = ic_intercept_add_observer(
-            object, selector.pointer, phase, sinkCallback, context, sinkRelease, &token)
-        if status != IC_OK {
-            Unmanaged<InterceptionSink>.fromOpaque(context).release()
-        }
-        return status
+    /// Whether this sink keeps its engine observer after the last subscriber left. Only
+    /// `deallocated` does: it swaps no method, costs calls nothing, and is the only way to learn
+    /// when the memory is gone (replayed to late subscribers).
+    var staysRegistered: Bool { false }
+
+    /// Whether an engine observer is installed now (tests and diagnostics).
+    var isRegistered: Bool { lock.withLock { registration != nil } }
+
+    /// Installs the engine observer unless one is installed (or the object died). Errors as the
+    /// engine reports them.
+    func register() throws(InterceptionError) {
+        let status = lock.withLock { registerLocked() }
+        try check(status)
     }
 
-    /// Registers this sink with the engine as a dealloc observer of `object`.
-    func installDealloc(on object: OpaquePointer, phase: ic_observer_phase) -> ic_status {
-        var token: ic_observer_token = 0
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = ic_intercept_add_dealloc_observer(
-            object, phase, sinkDeallocCallback, context, sinkRelease, &token)
-        if status != IC_OK {
-            Unmanaged<InterceptionSink>.fromOpaque(context).release()
+    /// The observable of `subject` that counts its subscriptions (see the type's comment).
+    func observable<Element>(of subject: Observable<Element>) -> Observable<Element> {
+        Observable._countingSubscriptions(
+            of: subject,
+            willSubscribe: { [self] in
+                let status = lock.withLock {
+                    subscribers += 1
+                    let status = registerLocked()
+                    if status != IC_OK { subscribers -= 1 }
+                    return status
+                }
+                do { try check(status) } catch { return error }
+                return nil
+            },
+            didDispose: { [self] in unsubscribed() })
+    }
+
+    /// The object is dying (its root dealloc releases its rx state): no more installations; its
+    /// engine observers go with it.
+    func objectWillDie() {
+        lock.withLock {
+            objectDied = true
+            registration = nil
+            token = 0
         }
-        return status
+    }
+
+    private func unsubscribed() {
+        let removed: ic_observer_token = lock.withLock {
+            subscribers -= 1
+            guard subscribers == 0, !staysRegistered, let registration else { return 0 }
+            registration.active.store(false, ordering: .relaxed)
+            self.registration = nil
+            defer { token = 0 }
+            return token
+        }
+        if removed != 0 {
+            // OBSERVER_NOT_FOUND is fine: the object may have died since.
+            _ = ic_intercept_remove_observer(removed)
+        }
+    }
+
+    /// Caller holds `lock`.
+    private func registerLocked() -> ic_status {
+        if registration != nil || objectDied { return IC_OK }
+        let fresh = Registration(sink: self)
+        let context = Unmanaged.passRetained(fresh).toOpaque()
+        var newToken: ic_observer_token = 0
+        let status: ic_status
+        switch target {
+        case .call(let selector, let phase):
+            status = ic_intercept_add_observer(
+                object, selector.pointer, phase, sinkCallback, context, sinkRelease, &newToken)
+        case .dealloc(let phase):
+            status = ic_intercept_add_dealloc_observer(
+                object, phase, sinkDeallocCallback, context, sinkRelease, &newToken)
+        }
+        if status != IC_OK {
+            Unmanaged<Registration>.fromOpaque(context).release()
+            return status
+        }
+        registration = fresh
+        token = newToken
+        return IC_OK
+    }
+
+    private func check(_ status: ic_status) throws(InterceptionError) {
+        guard status != IC_OK else { return }
+        let selector: Selector
+        switch target {
+        case .call(let s, _): selector = s
+        case .dealloc: selector = KnownSelectors.shared.dealloc
+        }
+        // The encoding is read only while the object is known to be alive.
+        let encoding: String? = lock.withLock {
+            guard !objectDied else { return nil }
+            return ic_class_method_types(ic_intercept_original_class(object), selector.pointer).map {
+                String(cString: $0)
+            }
+        }
+        throw InterceptionError.lastCError(
+            status, className: className, selector: selector, encoding: encoding)
     }
 }
 
-/// The engine's call observers: forward to the sink in the context. The engine holds a +1
-/// reference for as long as a call can reach here, so the call borrows it (no retain/release).
+/// One installation of a sink's engine observer: the C observer's context.
+final class Registration: @unchecked Sendable {
+    let sink: InterceptionSink
+    /// Cleared (under the sink's lock) before the observer is removed; a call that still
+    /// reaches a deactivated registration is dropped. Relaxed is enough: the store happens
+    /// before any newer registration is published, and a call that reads this flag after seeing
+    /// that newer one is ordered after the store by the engine's acquire/release publication.
+    let active = Atomic<Bool>(true)
+
+    init(sink: InterceptionSink) {
+        self.sink = sink
+    }
+}
+
+/// The engine's call observers: forward to the sink of the registration in the context. The
+/// engine holds a +1 reference for as long as a call can reach here, so the call borrows it.
 let sinkCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
-    Unmanaged<InterceptionSink>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.deliver(call!) }
+    Unmanaged<Registration>.fromOpaque(context!)._withUnsafeGuaranteedRef { registration in
+        if registration.active.load(ordering: .relaxed) {
+            registration.sink.deliver(call!)
+        }
+    }
 }
 
-/// The engine's dealloc observers: forward to the sink in the context.
+/// The engine's dealloc observers: forward to the sink of the registration in the context.
 let sinkDeallocCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
     object, context in
-    Unmanaged<InterceptionSink>.fromOpaque(context!).takeUnretainedValue().deliverDealloc(object)
+    let registration = Unmanaged<Registration>.fromOpaque(context!).takeUnretainedValue()
+    if registration.active.load(ordering: .relaxed) {
+        registration.sink.deliverDealloc(object)
+    }
 }
 
-/// Releases the sink a C observer referenced.
+/// Releases the registration a C observer referenced.
 let sinkRelease: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
-    Unmanaged<InterceptionSink>.fromOpaque(context!).release()
+    Unmanaged<Registration>.fromOpaque(context!).release()
 }
 
 /// Feeds `sentMessage` / `methodInvoked`: each call's arguments, boxed, into a hot subject.
@@ -77,7 +212,10 @@ final class ArgumentsSink: InterceptionSink, @unchecked Sendable {
     private var scratch: [Any] = []
     private let scratchClaimed = Atomic<Bool>(false)
 
-    init(signature: OpaquePointer) {
+    init(
+        object: OpaquePointer, selector: Selector, phase: ic_observer_phase, className: String,
+        signature: OpaquePointer
+    ) {
         let count = ic_signature_argument_count(signature)
         boxers =
             count > 2
@@ -85,6 +223,7 @@ final class ArgumentsSink: InterceptionSink, @unchecked Sendable {
                 ArgumentBoxer(encoding: String(cString: ic_signature_argument_type(signature, $0)))
             }
             : []
+        super.init(object: object, target: .call(selector, phase), className: className)
     }
 
     override func deliver(_ call: OpaquePointer) {
@@ -123,19 +262,33 @@ final class ArgumentsSink: InterceptionSink, @unchecked Sendable {
 /// Feeds `deallocating` / `deallocated`: one event, replayed to late subscribers.
 final class DeallocSink: InterceptionSink, @unchecked Sendable {
     let subject = ReplaySubject<Void>.create(bufferSize: 1)
-    /// `deallocated` completes with its event (the object is gone); `deallocating` completes when
-    /// the object's other streams do, as its dealloc releases its associated state.
-    private let completesWithEvent: Bool
+    /// `deallocated` (after: the object is gone) completes with its event; `deallocating`
+    /// completes when the object's other streams do, as its dealloc releases its rx state.
+    private let isAfter: Bool
 
-    init(completesWithEvent: Bool) {
-        self.completesWithEvent = completesWithEvent
+    init(object: OpaquePointer, after: Bool, className: String) {
+        isAfter = after
+        super.init(
+            object: object, target: .dealloc(after ? IC_OBSERVE_AFTER : IC_OBSERVE_BEFORE),
+            className: className)
     }
+
+    override var staysRegistered: Bool { isAfter }
 
     override func deliverDealloc(_ object: OpaquePointer?) {
         subject.onNext(())
-        if completesWithEvent {
+        if isAfter {
             subject.onCompleted()
         }
+    }
+
+    override func objectWillDie() {
+        // `deallocating` with no subscriber had no engine observer when the dealloc began: the
+        // event happened all the same, and late subscribers must see it replayed.
+        if !isAfter && !isRegistered {
+            subject.onNext(())
+        }
+        super.objectWillDie()
     }
 
     override func complete() { subject.onCompleted() }

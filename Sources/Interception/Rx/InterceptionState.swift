@@ -27,8 +27,12 @@ final class InterceptionState: @unchecked Sendable {
                 + (deallocating.map { [$0] } ?? [])
         }
         for sink in sinks {
+            sink.objectWillDie()
             sink.complete()
         }
+        // `deallocated` is not completed here (it completes with its own event, after the
+        // memory is gone), but it must not install anything any more either.
+        lock.withLock { deallocated }?.objectWillDie()
     }
 
     /// Creates state on first use. A global lock keeps two threads from attaching two.
@@ -54,12 +58,14 @@ final class InterceptionState: @unchecked Sendable {
     ) throws(InterceptionError) -> ArgumentsSink {
         try lock.withLock { () throws(InterceptionError) -> ArgumentsSink in
             if let sink = phase == IC_OBSERVE_BEFORE ? sentMessage[selector] : methodInvoked[selector] {
+                try sink.register()
                 return sink
             }
             let signature = try InterceptionState.signature(of: object, selector: selector)
-            let sink = ArgumentsSink(signature: signature)
-            try InterceptionState.check(
-                sink.install(on: object.pointer, selector: selector, phase: phase), object, selector)
+            let sink = ArgumentsSink(
+                object: object.pointer, selector: selector, phase: phase, className: object.runtimeClass.name,
+                signature: signature)
+            try sink.register()
             if phase == IC_OBSERVE_BEFORE {
                 sentMessage[selector] = sink
             } else {
@@ -77,13 +83,12 @@ final class InterceptionState: @unchecked Sendable {
     ) throws(InterceptionError) -> Sink {
         try lock.withLock { () throws(InterceptionError) -> Sink in
             if let sink = typed[key] as? Sink {
+                try sink.register()
                 return sink
             }
             let signature = try InterceptionState.signature(of: object, selector: key.selector)
             let sink = try make(signature)
-            try InterceptionState.check(
-                sink.install(on: object.pointer, selector: key.selector, phase: key.phase), object,
-                key.selector)
+            try sink.register()
             typed[key] = sink
             return sink
         }
@@ -93,12 +98,12 @@ final class InterceptionState: @unchecked Sendable {
     func deallocSink(for object: RuntimeObject, before: Bool) throws(InterceptionError) -> DeallocSink {
         try lock.withLock { () throws(InterceptionError) -> DeallocSink in
             if let sink = before ? deallocating : deallocated {
+                try sink.register()
                 return sink
             }
-            let sink = DeallocSink(completesWithEvent: !before)
-            let status = sink.installDealloc(
-                on: object.pointer, phase: before ? IC_OBSERVE_BEFORE : IC_OBSERVE_AFTER)
-            try InterceptionState.check(status, object, KnownSelectors.shared.dealloc)
+            let sink = DeallocSink(
+                object: object.pointer, after: !before, className: object.runtimeClass.name)
+            try sink.register()
             if before {
                 deallocating = sink
             } else {
@@ -124,16 +129,6 @@ final class InterceptionState: @unchecked Sendable {
                 reason: String(cString: ic_error_message()))
         }
         return signature
-    }
-
-    private static func check(_ status: ic_status, _ object: RuntimeObject, _ selector: Selector)
-        throws(InterceptionError)
-    {
-        guard status != IC_OK else { return }
-        let encoding = ic_class_method_types(ic_intercept_original_class(object.pointer), selector.pointer)
-        throw InterceptionError.lastCError(
-            status, className: object.runtimeClass.name, selector: selector,
-            encoding: encoding.map { String(cString: $0) })
     }
 }
 

@@ -10,7 +10,7 @@ extension Reactive where Base: RuntimeObject {
     ///
     /// - Arguments exclude the receiver and `_cmd`, boxed by encoding: integers and floats as the
     ///   matching Swift type (`q`/`Q` as `Int`/`UInt`), `B` as `Bool`, `@` as `RuntimeObject?`,
-    ///   `#` as `RuntimeClass?`, `:` as `Selector?`, `*` as `String?`, pointers as
+    ///   `#` as `RuntimeClass?`, `:` as `Selector?`, `*` as `UnsafePointer<CChar>?` (read it as a string only if you know it is one), pointers as
     ///   `UnsafeRawPointer?`, structs and arrays as ``RuntimeStructValue``.
     /// - Hot: no replay. Every request for the same selector shares one subject.
     /// - Events are emitted on the thread that called the method.
@@ -62,11 +62,24 @@ extension Reactive where Base: RuntimeObject {
         typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: types)
     }
 
-    /// As ``sentMessage(_:as:)``, sent after the method returned.
+    /// As the typed `sentMessage(_:as:)`, sent after the method returned.
     public func methodInvoked<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
         -> Observable<(repeat each T)>
     {
         typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types)
+    }
+
+    /// The single argument of every call of `selector`, as the Swift type `T`, sent before the
+    /// method runs: the typed `sentMessage(_:as:)` for a method of one argument. (A separate overload so
+    /// that the element type is `T` itself, and closures over it infer as written:
+    /// `sentMessage("f:", as: Int64.self).subscribe(onNext: { n in total += Int(n) })`.)
+    public func sentMessage<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
+        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type)
+    }
+
+    /// As the single-type `sentMessage(_:as:)`, sent after the method returned.
+    public func methodInvoked<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type)
     }
 
     // ---- implementation -------------------------------------------------------------------
@@ -74,7 +87,8 @@ extension Reactive where Base: RuntimeObject {
     private func arguments(of selector: Selector, phase: ic_observer_phase) -> Observable<[Any]> {
         do {
             let state = try InterceptionState.of(base)
-            return try state.argumentsSink(for: base, selector: selector, phase: phase).subject.asObservable()
+            let sink = try state.argumentsSink(for: base, selector: selector, phase: phase)
+            return sink.observable(of: sink.subject.asObservable())
         } catch let error as InterceptionError {
             return .error(error)
         } catch {
@@ -89,11 +103,13 @@ extension Reactive where Base: RuntimeObject {
         let className = base.runtimeClass.name
         do {
             let state = try InterceptionState.of(base)
+            let object = base.pointer
             let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
                 try TypedArgumentsSink<repeat each T>(
-                    signature: signature, className: className, selector: selector)
+                    object: object, selector: selector, phase: phase, className: className,
+                    signature: signature)
             }
-            return sink.subject.asObservable()
+            return sink.observable(of: sink.subject.asObservable())
         } catch let error as InterceptionError {
             return .error(error)
         } catch {
@@ -104,7 +120,8 @@ extension Reactive where Base: RuntimeObject {
     private func dealloc(before: Bool) -> Observable<Void> {
         do {
             let state = try InterceptionState.of(base)
-            return try state.deallocSink(for: base, before: before).subject.asObservable()
+            let sink = try state.deallocSink(for: base, before: before)
+            return sink.observable(of: sink.subject.asObservable())
         } catch let error as InterceptionError {
             return .error(error)
         } catch {

@@ -8,7 +8,10 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
     let subject = PublishSubject<(repeat each T)>()
 
     /// Checks that the method takes exactly `T...` after self and _cmd.
-    init(signature: OpaquePointer, className: String, selector: Selector) throws(InterceptionError) {
+    init(
+        object: OpaquePointer, selector: Selector, phase: ic_observer_phase, className: String,
+        signature: OpaquePointer
+    ) throws(InterceptionError) {
         var swiftTypes: [String] = []
         for type in repeat (each T).self {
             swiftTypes.append(TypeEncoding.normalized(type.runtimeEncoding))
@@ -22,6 +25,7 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
                 methodEncoding: String(cString: ic_signature_types(signature)),
                 swiftEncoding: "(" + swiftTypes.joined(separator: ", ") + ")")
         }
+        super.init(object: object, target: .call(selector, phase), className: className)
     }
 
     override func deliver(_ call: OpaquePointer) {

@@ -81,11 +81,28 @@ extension SendPlan {
             throw RuntimeError.unrecognizedSelector(className: className(of: receiver), selector: selector)
         }
 
-        guard TypeEncoding.compatible(swiftSignature: swiftSignature, methodSignature: methodSignature) else {
+        // A caller that asks for no result (`try o.send("add:", x)`) calls for the side effect:
+        // the call is made with the method's real result type, and the result dropped. Only the
+        // result is relaxed; every argument is still checked.
+        let methodResult = String(cString: ic_signature_return_type(methodSignature))
+        let discardsResult = R.self == NoResult.self && methodResult != "v"
+        var callSignature = swiftSignature
+        if discardsResult {
+            guard
+                let parsed = ic_signature_parse(
+                    TypeEncoding.methodEncoding(result: methodResult, repeat (each A).self))
+            else {
+                throw RuntimeError.lastCError()
+            }
+            callSignature = parsed
+        }
+        guard TypeEncoding.compatible(swiftSignature: callSignature, methodSignature: methodSignature) else {
             throw RuntimeError.signatureMismatch(
                 className: className(of: receiver), selector: selector,
                 methodEncoding: TypeEncoding.types(of: methodSignature),
-                swiftEncoding: TypeEncoding.types(of: swiftSignature))
+                swiftEncoding: TypeEncoding.types(of: swiftSignature),
+                hint: TypeEncoding.mismatchHint(
+                    swiftSignature: callSignature, methodSignature: methodSignature))
         }
         var types = SwiftSignature(R.self)
         for argument in repeat each arguments {
@@ -93,9 +110,14 @@ extension SendPlan {
         }
         let swiftTypes = UnsafeMutableBufferPointer<UInt>.allocate(capacity: types.list.count)
         _ = swiftTypes.initialize(from: types.list)
+        // A dropped result that comes back in a register may be called as `void` (the caller
+        // just ignores the register); one returned in memory or on the x87 stack (structs, long
+        // double) must be called with its real type, through an invocation that has room for it.
+        let direct: DirectCallShape? =
+            discardsResult && RegisterSlot(encoding: methodResult) == nil
+            ? nil : DirectCallShape(result: R.self, repeat (each A).self)
         return SendPlan(
-            key: key, swiftTypes: swiftTypes, signature: swiftSignature,
-            direct: DirectCallShape(result: R.self, repeat (each A).self),
+            key: key, swiftTypes: swiftTypes, signature: callSignature, direct: direct,
             cacheable: cacheable, validatedIMP: Atomic(imp))
     }
 
@@ -120,7 +142,10 @@ extension SendPlan {
                 className: SendPlan.className(of: receiver), selector: selector,
                 methodEncoding: ic_method_signature(method).map(TypeEncoding.types(of:))
                     ?? String(cString: ic_method_types(method)),
-                swiftEncoding: TypeEncoding.types(of: signature))
+                swiftEncoding: TypeEncoding.types(of: signature),
+                hint: ic_method_signature(method).flatMap {
+                    TypeEncoding.mismatchHint(swiftSignature: signature, methodSignature: $0)
+                })
         }
         validatedIMP.store(imp, ordering: .relaxed)
     }

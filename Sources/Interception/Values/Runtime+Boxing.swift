@@ -14,10 +14,15 @@ extension Runtime {
     /// | `@` | `RuntimeObject?` (a new handle: it retains the object) |
     /// | `#` | `RuntimeClass?` |
     /// | `:` | `Selector?` |
-    /// | `*` | `String?` (the C string, copied) |
+    /// | `*` | `UnsafePointer<CChar>?` (the pointer, not read: see below) |
     /// | `^…`, `^?`, `@?` | `UnsafeRawPointer?` |
     /// | `v` | `()` |
     /// | structs, arrays, unions, anything else | ``RuntimeStructValue`` (encoding and bytes) |
+    ///
+    /// A `*` value is boxed as the pointer, not as a `String`: nothing says where a `char *`
+    /// ends (it may be a buffer without a terminating zero), so following it could read past its
+    /// end. Code that knows it is a C string reads it with `String(cString:)` or
+    /// `String(validatingCString:)`, during the call (the memory belongs to the caller).
     ///
     /// Type qualifiers (`r n N o O R V`) are ignored. `address` must point to a whole value of
     /// the type (no alignment is required).
@@ -37,7 +42,7 @@ extension Runtime {
         case "B": return address.loadUnaligned(as: UInt8.self) != 0
         case "v": return ()
         case "*":
-            return address.loadUnaligned(as: UnsafePointer<CChar>?.self).map { String(cString: $0) } as Any
+            return address.loadUnaligned(as: UnsafePointer<CChar>?.self) as Any
         case "@" where type.hasPrefix("@?"):
             return address.loadUnaligned(as: UnsafeRawPointer?.self) as Any
         case "@":

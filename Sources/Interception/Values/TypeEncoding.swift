@@ -122,6 +122,73 @@ enum TypeEncoding {
         return true
     }
 
+    /// What to change in a Swift call that does not match a method, for a mismatch message:
+    /// the first differing position, named with the Swift types of both encodings, e.g.
+    /// "argument 1 is Int (q) where the method takes Int32 (i): pass Int32(...)". `nil` when
+    /// nothing more useful than the two encodings can be said.
+    static func mismatchHint(swiftSignature: OpaquePointer, methodSignature: OpaquePointer) -> String? {
+        let count = ic_signature_argument_count(swiftSignature)
+        let methodCount = ic_signature_argument_count(methodSignature)
+        guard count == methodCount else {
+            return "the method takes \(methodCount - 2) argument(s), the call passes \(count - 2)"
+        }
+        for index in 2..<count {
+            let swift = String(cString: ic_signature_argument_type(swiftSignature, index))
+            let method = String(cString: ic_signature_argument_type(methodSignature, index))
+            guard !compatible(swift: swift, method: method, isArgument: true) else { continue }
+            let wanted = swiftTypeName(of: method)
+            return "argument \(index - 1) is \(swiftTypeName(of: swift)) (\(swift)) where the method takes "
+                + "\(wanted) (\(method)): pass \(literalHint(for: wanted))"
+        }
+        let swiftResult = String(cString: ic_signature_return_type(swiftSignature))
+        let methodResult = String(cString: ic_signature_return_type(methodSignature))
+        guard !compatible(swift: swiftResult, method: methodResult, isArgument: false) else { return nil }
+        if methodResult == "v" {
+            return "the method returns nothing: call it without a result type"
+        }
+        return "the result is \(swiftTypeName(of: swiftResult)) (\(swiftResult)) where the method returns "
+            + "\(swiftTypeName(of: methodResult)) (\(methodResult)): declare the result as "
+            + "\(swiftTypeName(of: methodResult)), or ask for no result to drop it"
+    }
+
+    /// The Swift type the API uses for a single encoding (as ``RuntimeValue`` conformances and
+    /// boxing name them).
+    static func swiftTypeName(of encoding: String) -> String {
+        switch encoding {
+        case "c": return "Int8"
+        case "C": return "UInt8"
+        case "s": return "Int16"
+        case "S": return "UInt16"
+        case "i", "l": return "Int32"
+        case "I", "L": return "UInt32"
+        case "q": return "Int"
+        case "Q": return "UInt"
+        case "f": return "Float"
+        case "d": return "Double"
+        case "B": return "Bool"
+        case "v": return "Void"
+        case "@": return "RuntimeObject?"
+        case "#": return "RuntimeClass?"
+        case ":": return "Selector"
+        case "*": return "UnsafePointer<CChar>?"
+        default:
+            if encoding.hasPrefix("^") { return "UnsafeRawPointer?" }
+            if encoding.hasPrefix("{") { return "a RuntimeStruct with encoding \(encoding)" }
+            return "a value of encoding \(encoding)"
+        }
+    }
+
+    /// How to write a value of a Swift type at a call site: a conversion for numbers (integer
+    /// literals are `Int`, float literals `Double`), the type otherwise.
+    private static func literalHint(for type: String) -> String {
+        switch type {
+        case "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "UInt", "Float", "Int", "Double":
+            return "\(type)(...)"
+        default:
+            return "a \(type)"
+        }
+    }
+
     /// The normalized encoding of a signature, e.g. `"i@:i"`.
     static func types(of signature: OpaquePointer) -> String {
         String(cString: ic_signature_types(signature))

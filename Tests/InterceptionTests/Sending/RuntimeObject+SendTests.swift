@@ -127,12 +127,81 @@ struct RuntimeObjectSendTests {
             let _: Int = try object.send("add:", 41)
         }
         #expect(error.statusName == "IC_ERR_SIGNATURE_MISMATCH")
-        #expect(error.message == "signature mismatch: -[\(name) add:] is i@:i, Swift call is q@:q")
-        #expect(throws: RuntimeError.self) { let _: Int32 = try object.send("add:") }
+        #expect(
+            error.message
+                == "signature mismatch: -[\(name) add:] is i@:i, Swift call is q@:q; argument 1 is Int (q) "
+                + "where the method takes Int32 (i): pass Int32(...)")
+        let arity = try #require(throws: RuntimeError.self) { let _: Int32 = try object.send("add:") }
+        #expect(arity.message.hasSuffix("the method takes 1 argument(s), the call passes 0"))
         #expect(throws: RuntimeError.self) { let _: Int32 = try object.send("add:", Int32(1), Int32(2)) }
-        #expect(throws: RuntimeError.self) { try object.send("add:", Int32(1)) }  // the result is i, not v
+        let result = try #require(throws: RuntimeError.self) {
+            let _: Double = try object.send("add:", Int32(1))
+        }
+        #expect(
+            result.message.hasSuffix(
+                "the result is Double (d) where the method returns Int32 (i): declare the result as Int32, "
+                    + "or ask for no result to drop it"))
+        // Asking for no result is not a mismatch: the call is made for its side effect.
+        try object.send("add:", Int32(1))
+        // Arguments stay strictly checked when the result is dropped.
+        let dropped = try #require(throws: RuntimeError.self) { try object.send("add:", 1) }
+        #expect(
+            dropped.message.hasSuffix(
+                "argument 1 is Int (q) where the method takes Int32 (i): pass Int32(...)"))
         let r: Int32 = try object.send("add:", Int32(41))
         #expect(r == 42)
+    }
+
+    @Test("a send that asks for no result calls the method through its real signature and drops the result")
+    func noResultDropsTheResult() throws {
+        struct Big: RuntimeStruct {
+            var a: Int, b: Int, c: Int, d: Int
+            static let runtimeEncoding = "{Big=qqqq}"
+        }
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("Dropped")) { c in
+            try c.method("bump:") { (this: RuntimeObject, x: Int32) -> Int32 in
+                log.append("bump \(x)")
+                return x + 1
+            }
+            try c.method("half:") { (this: RuntimeObject, x: Double) -> Double in
+                log.append("half \(x)")
+                return x / 2
+            }
+            // Returned in memory: calling it as `void` would shift every argument.
+            try c.method("big:") { (this: RuntimeObject, x: Int) -> Big in
+                log.append("big \(x)")
+                return Big(a: x, b: x, c: x, d: x)
+            }
+            try c.method("object") { (this: RuntimeObject) -> RuntimeObject? in
+                log.append("object")
+                return RuntimeClass.root.new()
+            }
+            #if arch(x86_64)
+                // Returned on the x87 stack: a dropped long double must still be popped.
+                try c.method("long:") { (this: RuntimeObject, x: Float80) -> Float80 in
+                    log.append("long \(x)")
+                    return x * 2
+                }
+            #endif
+        }
+        let object = cls.new()
+        try object.send("bump:", Int32(1))
+        try object.send("half:", 3.0)
+        try object.send("big:", 7)
+        try object.send("object")
+        #if arch(x86_64)
+            for _ in 0..<10 { try object.send("long:", Float80(1.5)) }
+            let after: Double = try object.send("half:", 5.0)
+            #expect(after == 2.5)  // the x87 stack was left balanced
+        #endif
+        let calls = log.all.filter { !$0.hasPrefix("long") && $0 != "half 5.0" }
+        #expect(calls == ["bump 1", "half 3.0", "big 7", "object"])
+        // The plan is cached: a second send takes it.
+        try object.send("big:", 8)
+        #expect(log.all.last == "big 8")
+        let kept: Int32 = try object.send("bump:", Int32(2))
+        #expect(kept == 3)
     }
 
     @Test("a selector the object neither implements nor forwards throws instead of trapping")

@@ -38,13 +38,30 @@ struct RuntimeBoxingTests {
         #expect((boxed(UInt(0), "@") as? RuntimeObject?)! == nil)
         #expect(boxed(RuntimeClass.root.pointer, "#") as? RuntimeClass == .root)
         #expect(boxed(Selector("x:").pointer, ":") as? Selector == "x:")
-        let text = "hello".withCString { boxed($0, "*") as? String }
-        #expect(text == "hello")
-        #expect((boxed(UInt(0), "*") as? String?)! == nil)
+        "hello".withCString { cString in
+            let pointer = boxed(cString, "*") as? UnsafePointer<CChar>
+            #expect(pointer == cString)
+            #expect(pointer.map { String(cString: $0) } == "hello")
+        }
+        #expect((boxed(UInt(0), "*") as? UnsafePointer<CChar>?)! == nil)
         let address = UnsafeRawPointer(bitPattern: 0x1000)!
         #expect(boxed(address, "^i") as? UnsafeRawPointer == address)
         #expect(boxed(address, "^?") as? UnsafeRawPointer == address)
         #expect(boxed(address, "@?") as? UnsafeRawPointer == address)
+    }
+
+    @Test(
+        "a char * argument boxes as its pointer and is never read: a buffer without a terminating zero is not over-read"
+    )
+    func cStringArgumentsAreNotRead() throws {
+        // Four bytes, no zero: following the pointer as a C string would read past the buffer
+        // (AddressSanitizer reports it). Boxing must hand back the pointer untouched.
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 4)
+        defer { buffer.deallocate() }
+        buffer.initialize(repeating: 0x41, count: 4)
+        let pointer = boxed(UnsafePointer(buffer), "*") as? UnsafePointer<CChar>
+        #expect(pointer == UnsafePointer(buffer))
+        #expect(boxed(UnsafePointer(buffer), "r*") as? UnsafePointer<CChar> == UnsafePointer(buffer))
     }
 
     @Test("structs and arrays box as RuntimeStructValue with their encoding and bytes")
