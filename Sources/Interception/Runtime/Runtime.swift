@@ -21,7 +21,7 @@ public enum Runtime {
     ///
     /// The runtime returns objects at +0. When a Swift method closure returns an object, its
     /// thunk keeps one reference to it on the calling thread, so the caller gets a live object
-    /// even if the closure made it and nothing else holds it. Every Swift ``RuntimeObject/send(_:_:)``
+    /// even if the closure made it and nothing else holds it. Every Swift ``RuntimeObject/send(_:_:)->_``
     /// releases those references when it returns (after taking its own); C code that calls
     /// Swift-implemented methods outside any Swift send should wrap its work in this pool, or
     /// the references accumulate until the thread exits.

@@ -108,6 +108,7 @@ extension RuntimeClass {
         /// ```
         ///
         /// - Parameters:
+        ///   - selector: the method's name.
         ///   - encoding: the method's type encoding, which must describe `imp`'s real C type
         ///     (nothing can check that).
         ///   - imp: a `@convention(c)` function taking the receiver and the selector first. A

@@ -8,7 +8,7 @@ import CInterception
 /// C or Swift, goes away. Handles compare equal and hash alike when they refer to the same
 /// object, whatever handle instance they are.
 ///
-/// Send messages with ``send(_:_:)``; reach the C object with ``pointer``.
+/// Send messages with ``send(_:_:)->_``; reach the C object with ``pointer``.
 ///
 /// Thread safety: the handle is immutable and the runtime's reference counting is atomic, so a
 /// handle can be shared between threads. Whether the *object's methods* may run concurrently is

@@ -5,8 +5,8 @@ import CInterception
 /// converts to and from the C value the runtime passes.
 ///
 /// The runtime calls methods by their type encodings, so every Swift type used with
-/// ``RuntimeObject/send(_:_:)`` or in a method closure given to
-/// ``RuntimeClass/Builder/method(_:_:)`` derives its part of the encoding from this protocol:
+/// ``RuntimeObject/send(_:_:)->_`` or in a method closure given to
+/// ``RuntimeClass/Builder/method(_:_:)-(_,(RuntimeObject,A)->R)`` derives its part of the encoding from this protocol:
 ///
 /// | Swift type | encoding |
 /// |---|---|

@@ -11,7 +11,7 @@
 /// The first `schedule` on a thread runs its action at once and marks the thread's trampoline as
 /// running; every `schedule` made while it runs (by the action, or by anything the action calls)
 /// is queued instead of recursing, and the queue is drained in FIFO order before the first
-/// `schedule` returns. ``Producer`` subscriptions and the synchronous sources (`of`, `from`,
+/// `schedule` returns. `Producer` subscriptions and the synchronous sources (`of`, `from`,
 /// `range`, `repeatElement`) go through it, which bounds the stack depth of synchronous chains and
 /// fixes their interleaving to RxSwift's.
 public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
