@@ -483,6 +483,21 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
         ("ic_intercept_original_class", { _ in #expect(ic_intercept_original_class(nil) == nil) }),
+        (
+            "ic_hook_object",
+            { f in
+                var token: ic_observer_token = 0
+                expectRefused(ic_hook_object(nil, f.s, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, &token))
+                expectRefused(ic_hook_object(f.obj, nil, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, &token))
+                expectRefused(ic_hook_object(f.obj, f.s, IC_HOOK_BEFORE, 0, nil, nil, nil, &token))
+                expectRefused(ic_hook_object(f.obj, f.s, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, nil))
+            }
+        ),
+        (
+            "ic_hook_remove",
+            { _ in #expect(statusName(ic_hook_remove(0)) == "IC_ERR_OBSERVER_NOT_FOUND") }
+        ),
+        ("ic_hook_call_original", { _ in expectRefused(ic_hook_call_original(nil)) }),
         ("ic_intercept_get_counters", { _ in ic_intercept_get_counters(nil) }),  // ignored
         (
             "ic_intercept_get_class_counters",
@@ -502,7 +517,7 @@ private func exportedFunctions() throws -> Set<String> {
         + "/CSources/CInterception/include"
     let headers = [
         "ic_base.h", "ic_selector.h", "ic_class.h", "ic_object.h", "ic_message.h", "ic_signature.h",
-        "ic_invocation.h", "ic_closure.h", "ic_intercept.h",
+        "ic_invocation.h", "ic_closure.h", "ic_intercept.h", "ic_hook.h",
     ]
     var names = Set<String>()
     for header in headers {

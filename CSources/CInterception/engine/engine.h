@@ -6,6 +6,7 @@
 #define IC_ENGINE_H
 
 #include "../support/ic_config.h"
+#include "ic_hook.h"
 #include "ic_intercept.h"
 #include "../types/signature.h"
 
@@ -63,8 +64,11 @@ typedef struct ic_observer_entry {
     void *call_context; /* observer->call_context */
 } ic_observer_entry;
 
+/* Items in call order: before-observers (and before hooks), then instead hooks, then
+ * after-observers, each group in the order added. */
 typedef struct ic_observer_list {
     uint32_t before_count;
+    uint32_t instead_count;
     uint32_t after_count;
     ic_observer_entry items[];
 } ic_observer_list;
@@ -80,8 +84,9 @@ typedef struct ic_hook_slot {
     bool narrow_return;               /* immutable: sig->narrow_return */
     _Atomic(ic_observer_list *) list; /* published by ic_intercept_lock holders */
     _Atomic(uint32_t) before_count;   /* hints for trampolines: skip a phase with none */
+    _Atomic(uint32_t) instead_count;
     _Atomic(uint32_t) after_count;
-    _Atomic(uint32_t) observed; /* before_count + after_count: skip the whole call */
+    _Atomic(uint32_t) observed; /* the three counts summed: skip the whole call */
 } ic_hook_slot;
 
 /* An object's hook table (side->hooks): immutable snapshot, replaced when a slot is added. */
@@ -113,7 +118,9 @@ struct ic_observer {
     ic_dealloc_observer_fn dealloc_fn;
     ic_context_release_fn release;
     ic_observer_token token;
-    ic_observer_phase phase;
+    ic_hook_position phase;   /* IC_HOOK_BEFORE/AFTER are IC_OBSERVE_BEFORE/AFTER */
+    ic_observer_fn user_fn;   /* one-shot hooks: the user's function (`fn` is the adapter) */
+    _Atomic(bool) fired;      /* one-shot hooks: set by the call that runs it */
     ic_hook_slot *slot;       /* NULL for dealloc-after observers */
     ic_object_engine *engine; /* its object's engine state: alive while it is registered */
     ic_class *counted_class;  /* whose counters count it */
@@ -140,6 +147,15 @@ ic_engine_original_imp_uncached(ic_id self, ic_class *start, ic_sel sel);
 IC_PRIVATE ic_imp ic_trampoline_for(const ic_signature *sig);
 /* The dealloc trampoline (trampolines.c). */
 IC_PRIVATE ic_imp ic_trampoline_dealloc(void);
+
+/* Calls the original IMP `imp` of signature `sig` with the arguments at `args`, storing its
+ * result at `ret` (NULL for void): how an instead chain's innermost layer runs the original, one
+ * typed function per trampoline signature (trampolines.c) or ffi_call (forward_hook.c). */
+typedef void (*ic_hook_original_fn)(const ic_signature *sig, ic_imp imp, void **args, void *ret);
+
+/* The forward path's ic_hook_original_fn (forward_hook.c). */
+IC_PRIVATE void ic_forward_call_original(const ic_signature *sig, ic_imp imp, void **args,
+                                         void *ret);
 
 /* Creates the forward-path closure for a hooked method (forward_hook.c). */
 IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);

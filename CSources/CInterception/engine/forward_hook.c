@@ -26,8 +26,13 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
     bool observed = ic_hook_is_observed(slot);
     if (observed) ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     ic_imp original = ic_hook_original_imp(slot, self, cmd);
-    if (IC_LIKELY(!method->sig->has_large_struct_argument &&
-                  method->sig->split_argument == IC_NO_SPLIT)) {
+    if (observed && IC_UNLIKELY(ic_hook_has_instead(slot))) {
+        /* A chain that never sets the return value returns zero. */
+        ic_invocation_zero_closure_return(method->sig, ret);
+        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original,
+                            ic_forward_call_original);
+    } else if (IC_LIKELY(!method->sig->has_large_struct_argument &&
+                         method->sig->split_argument == IC_NO_SPLIT)) {
         /* Straight into libffi's return buffer: ffi_call writes a result exactly as a closure
          * must return it (small integers widened to ffi_arg, small structs in at most two
          * eightbytes, which the closure's buffer holds; larger ones through the caller's
@@ -42,6 +47,17 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
         ic_invocation_call(&frame, original);
     }
     if (observed) ic_hook_after(slot, args, ret, IC_INV_CLOSURE_RETURN);
+}
+
+void ic_forward_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)
+{
+    if (IC_LIKELY(!sig->has_large_struct_argument && sig->split_argument == IC_NO_SPLIT)) {
+        ffi_call((ffi_cif *)&sig->cif, imp, ret, args);
+    } else {
+        ic_invocation frame;
+        ic_invocation_init_frame(&frame, sig, args, ret, IC_INV_CLOSURE_RETURN);
+        ic_invocation_call(&frame, imp);
+    }
 }
 
 ic_status ic_forward_hook_create(ic_hook_method *method)

@@ -43,7 +43,7 @@ __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_s
         const ic_observer_entry *first = list->items;
         uint32_t count = list->before_count;
         if (phase == IC_OBSERVE_AFTER) {
-            first += count;
+            first += count + list->instead_count;
             count = list->after_count;
         }
         /* One observer is the common case: called here, with no loop state kept across the call
@@ -91,6 +91,40 @@ ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
 {
     return slot ? ic_dtable_get(&slot->original->dtable, sel)
                 : ic_engine_original_imp_if_cached(self, sel);
+}
+
+/* What an instead hook's frame carries (ic_invocation.chain), for ic_hook_call_original: the
+ * slot's instead hooks of the snapshot the call took, how deep the chain is now, and how to run
+ * the original. Lives on the stack of the call. */
+typedef struct ic_hook_chain {
+    const ic_observer_entry *hooks; /* in the order added: the last is outermost */
+    uint32_t count;
+    uint32_t level; /* layers entered: 0 before the outermost hook runs */
+    const ic_signature *sig;
+    ic_imp original;
+    ic_hook_original_fn call_original;
+} ic_hook_chain;
+
+/* Runs the instead chain of `slot` for a call whose arguments are at `args` and whose return
+ * value goes to `ret` (NULL for void), with `original` as the innermost layer (instead.c). Out
+ * of line: instead hooks are the rare case of an observed body. */
+IC_PRIVATE __attribute__((noinline)) void ic_hook_run_instead(const ic_hook_slot *slot, void **args,
+                                                              void *ret, uint32_t frame_flags,
+                                                              ic_imp original,
+                                                              ic_hook_original_fn call_original);
+
+/* Re-extends the narrow integer arguments of a call to 32 bits after hooks may have rewritten
+ * their low bytes (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void ic_hook_normalize_arguments(const ic_signature *sig,
+                                                                      void **args);
+
+/* Re-extends a narrow integer value held in the low bytes of a 32-bit slot (instead.c). */
+IC_PRIVATE void ic_hook_normalize_narrow(const ic_sig_value *v, void *p);
+
+/* Whether a call that found `slot` has instead hooks. */
+__attribute__((always_inline)) static inline bool ic_hook_has_instead(const ic_hook_slot *slot)
+{
+    return atomic_load_explicit(&slot->instead_count, memory_order_acquire) != 0;
 }
 
 /* Before-observers, if any. */

@@ -109,6 +109,7 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     slot->narrow_return = method->sig->narrow_return;
     atomic_init(&slot->list, NULL);
     atomic_init(&slot->before_count, 0);
+    atomic_init(&slot->instead_count, 0);
     atomic_init(&slot->after_count, 0);
     atomic_init(&slot->observed, 0);
     box->previous = table ? box_of(table) : NULL;
@@ -224,36 +225,38 @@ static void restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
     /* If someone else moved the object meanwhile, leave it: the next prepare reports it. */
 }
 
-/* Publishes `slot`'s observers with `added` included or `removed` left out. Caller holds
- * ic_intercept_lock. */
+/* Publishes `slot`'s observers with `added` included or `removed` left out, in call order:
+ * before, instead, after (each in the order added). Caller holds ic_intercept_lock. */
 static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_observer *removed)
 {
+    static const ic_hook_position order[3] = {IC_HOOK_BEFORE, IC_HOOK_INSTEAD, IC_HOOK_AFTER};
     ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
-    uint32_t before = old ? old->before_count : 0;
-    uint32_t after = old ? old->after_count : 0;
-    uint32_t total = before + after;
+    uint32_t old_counts[3] = {old ? old->before_count : 0, old ? old->instead_count : 0,
+                              old ? old->after_count : 0};
+    uint32_t total = old_counts[0] + old_counts[1] + old_counts[2];
     ic_observer_list *list = calloc(1, sizeof *list + (total + 1) * sizeof(ic_observer_entry));
     if (!list) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
-    uint32_t n = 0, new_before = 0, new_after = 0;
-    for (int phase = IC_OBSERVE_BEFORE; phase <= IC_OBSERVE_AFTER; phase++) {
-        uint32_t begin = phase == IC_OBSERVE_BEFORE ? 0 : before;
-        uint32_t end = phase == IC_OBSERVE_BEFORE ? before : total;
-        for (uint32_t i = begin; i < end; i++) {
+    uint32_t n = 0, begin = 0, counts[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        for (uint32_t i = begin; i < begin + old_counts[k]; i++) {
             if (old->items[i].observer == removed) continue;
             list->items[n++] = old->items[i];
-            *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
+            counts[k]++;
         }
-        if (added && added->phase == (ic_observer_phase)phase) {
+        begin += old_counts[k];
+        if (added && added->phase == order[k]) {
             list->items[n++] = (ic_observer_entry){added, added->fn, added->call_context};
-            *(phase == IC_OBSERVE_BEFORE ? &new_before : &new_after) += 1;
+            counts[k]++;
         }
     }
-    list->before_count = new_before;
-    list->after_count = new_after;
+    list->before_count = counts[0];
+    list->instead_count = counts[1];
+    list->after_count = counts[2];
     atomic_store_explicit(&slot->list, list, memory_order_release);
-    atomic_store_explicit(&slot->before_count, new_before, memory_order_release);
-    atomic_store_explicit(&slot->after_count, new_after, memory_order_release);
-    atomic_store_explicit(&slot->observed, new_before + new_after, memory_order_release);
+    atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
+    atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
+    atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
+    atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
     if (old) ic_epoch_retire(old, free);
     return IC_OK;
 }
@@ -267,7 +270,7 @@ static void dealloc_adapter(ic_invocation *call, void *observer)
 
 /* A new observer calling `fn(call, context)`, or, with `dealloc_fn`, `dealloc_fn(object,
  * context)`. */
-static ic_observer *new_observer(ic_observer_phase phase, ic_observer_fn fn,
+static ic_observer *new_observer(ic_hook_position phase, ic_observer_fn fn,
                                  ic_dealloc_observer_fn dealloc_fn, void *context,
                                  ic_context_release_fn release)
 {
@@ -276,6 +279,7 @@ static ic_observer *new_observer(ic_observer_phase phase, ic_observer_fn fn,
         o->phase = phase;
         o->fn = fn ? fn : dealloc_adapter;
         o->call_context = fn ? context : o;
+        atomic_init(&o->fired, false);
         o->dealloc_fn = dealloc_fn;
         o->context = context;
         o->release = release;
@@ -352,7 +356,7 @@ ic_status ic_intercept_add_observer(ic_id obj, ic_sel sel, ic_observer_phase pha
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "observe the end of dealloc with ic_intercept_add_dealloc_observer: "
                        "after dealloc the object is gone");
-    ic_observer *o = new_observer(phase, fn, NULL, context, release);
+    ic_observer *o = new_observer((ic_hook_position)phase, fn, NULL, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
     o->object = obj;
 
@@ -376,7 +380,7 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
                              : "token");
     if (phase != IC_OBSERVE_BEFORE && phase != IC_OBSERVE_AFTER)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "unknown observer phase %d", (int)phase);
-    ic_observer *o = new_observer(phase, NULL, fn, context, release);
+    ic_observer *o = new_observer((ic_hook_position)phase, NULL, fn, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
     o->object = obj;
 
@@ -455,6 +459,70 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
     ic_epoch_retire(o, destroy_observer);
     ic_epoch_reclaim();
     return IC_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Hooks (ic_hook.h): observers at a position, one-shot or not
+ * ------------------------------------------------------------------------------------------- */
+
+/* The call function of a one-shot hook: its context is the observer. Exactly one call runs the
+ * hook (the one that sets `fired`); it then removes the hook, from inside its own call, which
+ * ic_intercept_remove_observer allows. A later call that still finds it in its snapshot passes
+ * through (an instead hook's layer runs the next one inward). */
+static void one_shot_adapter(ic_invocation *call, void *observer)
+{
+    ic_observer *o = observer;
+    if (atomic_exchange_explicit(&o->fired, true, memory_order_acq_rel)) {
+        if (o->phase == IC_HOOK_INSTEAD) ic_hook_call_original(call);
+        return;
+    }
+    o->user_fn(call, o->context);
+    ic_intercept_remove_observer(o->token); /* NOT_FOUND if someone removed it meanwhile */
+}
+
+ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint32_t options,
+                         ic_observer_fn fn, void *context, ic_context_release_fn release,
+                         ic_observer_token *token)
+{
+    if (!obj || !sel || !fn || !token)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: %s is NULL",
+                       !obj   ? "object"
+                       : !sel ? "selector"
+                       : !fn  ? "fn"
+                              : "token");
+    if (position != IC_HOOK_BEFORE && position != IC_HOOK_AFTER && position != IC_HOOK_INSTEAD)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: unknown position %d",
+                       (int)position);
+    if (options & ~(uint32_t)IC_HOOK_ONE_SHOT)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: unknown options 0x%x",
+                       options & ~(uint32_t)IC_HOOK_ONE_SHOT);
+    if (sel == ic_sels.dealloc && position != IC_HOOK_BEFORE)
+        return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
+                       "-[%s dealloc] takes before hooks only: instead of dealloc the object "
+                       "would never be freed, and after it the object is gone (observe that "
+                       "with ic_intercept_add_dealloc_observer)",
+                       ic_object_isa(obj)->name);
+    ic_observer *o = new_observer(position, fn, NULL, context, release);
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
+    o->object = obj;
+    if (options & IC_HOOK_ONE_SHOT) {
+        o->user_fn = fn;
+        o->fn = one_shot_adapter;
+        o->call_context = o;
+    }
+
+    ic_lock(&ic_intercept_lock);
+    ic_status status = attach_locked(o, obj, sel);
+    if (status == IC_OK) *token = o->token;
+    ic_unlock(&ic_intercept_lock);
+    if (status != IC_OK) free(o);
+    ic_epoch_reclaim();
+    return status;
+}
+
+ic_status ic_hook_remove(ic_observer_token token)
+{
+    return ic_intercept_remove_observer(token);
 }
 
 ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)
@@ -569,7 +637,7 @@ static void engine_object_freed(ic_side *side, const void *address)
     size_t total = after_count;
     for (uint32_t s = 0; table && s < table->count; s++) {
         ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
-        total += list ? list->before_count + list->after_count : 0;
+        total += list ? list->before_count + list->instead_count + list->after_count : 0;
     }
     ic_observer **observers = total ? malloc(total * sizeof *observers) : NULL;
     if (total && !observers) ic_fatal("out of memory tearing down an intercepted object");
@@ -578,7 +646,8 @@ static void engine_object_freed(ic_side *side, const void *address)
         observers[n++] = engine->deallocated[i];
     for (uint32_t s = 0; table && s < table->count; s++) {
         ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
-        for (uint32_t i = 0; list && i < list->before_count + list->after_count; i++)
+        for (uint32_t i = 0;
+             list && i < list->before_count + list->instead_count + list->after_count; i++)
             observers[n++] = list->items[i].observer;
     }
     ic_unlock(&ic_intercept_lock);

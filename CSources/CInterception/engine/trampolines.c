@@ -28,33 +28,13 @@ typedef double ic_abi_d;
 _Static_assert(sizeof(ic_abi_q) == sizeof(void *), "q carries pointers");
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are read at offset 0");
 
-/* Re-extends a narrow integer held in the low bytes of the 32-bit slot at `p`, after an observer
- * may have written only those bytes: sign-extended for signed types, zero-extended otherwise
- * (bool included, as compilers expect). */
-static void normalize_narrow(const ic_sig_value *v, void *p)
-{
-    int32_t wide;
-    if (v->size == 1)
-        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int8_t *)p
-                                             : (int32_t) * (const uint8_t *)p;
-    else
-        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int16_t *)p
-                                             : (int32_t) * (const uint16_t *)p;
-    memcpy(p, &wide, sizeof wide);
-}
-
-static __attribute__((noinline)) void normalize_arguments(const ic_signature *sig, void **args)
-{
-    for (size_t i = 2; i < sig->arg_count && i < 64; i++)
-        if (sig->narrow_arguments & ((uint64_t)1 << i)) normalize_narrow(&sig->args[i], args[i]);
-}
-
+/* Narrow integers are re-extended by ic_hook_normalize_narrow / _arguments (instead.c). */
 /* After before-observers: narrow arguments back to their full 32-bit form. */
 #define IC_NORMALIZE_ARGUMENTS()                                                                   \
-    if (IC_UNLIKELY(slot->narrow_arguments)) normalize_arguments(slot->sig, args);
+    if (IC_UNLIKELY(slot->narrow_arguments)) ic_hook_normalize_arguments(slot->sig, args);
 /* After after-observers: a narrow return value back to its full 32-bit form. */
 #define IC_NORMALIZE_RETURN()                                                                      \
-    if (IC_UNLIKELY(slot->narrow_return)) normalize_narrow(&slot->sig->ret, &result);
+    if (IC_UNLIKELY(slot->narrow_return)) ic_hook_normalize_narrow(&slot->sig->ret, &result);
 
 /*
  * Each signature gets three functions. The trampoline is what the interception subclass runs:
@@ -78,9 +58,44 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
 #define IC_OBSERVED_CALL_f(...) IC_OBSERVED_CALL_VALUE(f, __VA_ARGS__)
 #define IC_OBSERVED_CALL_d(...) IC_OBSERVED_CALL_VALUE(d, __VA_ARGS__)
 
+/* With instead hooks: the chain runs in place of the original (its innermost layer calls the
+ * original through the signature's frame call), then the after-observers. */
+#define IC_INSTEAD_CALL_v(NAME)                                                                    \
+    ic_hook_run_instead(slot, args, NULL, 0, original, ic_frame_call_v_##NAME);                    \
+    ic_hook_after(slot, args, NULL, 0);                                                            \
+    return;
+#define IC_INSTEAD_CALL_VALUE(R, NAME)                                                             \
+    ic_abi_##R result = 0; /* what a chain that never sets the return value returns */             \
+    ic_hook_run_instead(slot, args, &result, 0, original, ic_frame_call_##R##_##NAME);             \
+    ic_hook_after(slot, args, &result, 0);                                                         \
+    IC_NORMALIZE_RETURN()                                                                          \
+    return result;
+#define IC_INSTEAD_CALL_i(NAME) IC_INSTEAD_CALL_VALUE(i, NAME)
+#define IC_INSTEAD_CALL_q(NAME) IC_INSTEAD_CALL_VALUE(q, NAME)
+#define IC_INSTEAD_CALL_f(NAME) IC_INSTEAD_CALL_VALUE(f, NAME)
+#define IC_INSTEAD_CALL_d(NAME) IC_INSTEAD_CALL_VALUE(d, NAME)
+
+/* The frame call of a signature (ic_hook_original_fn): the original called with the arguments
+ * the frame points at, typed, straight through registers (no libffi on the optimized path). */
+#define IC_FRAME_STORE_v(RET, CALL)        CALL;
+#define IC_FRAME_STORE_VALUE(R, RET, CALL) *(ic_abi_##R *)(RET) = CALL;
+#define IC_FRAME_STORE_i(RET, CALL)        IC_FRAME_STORE_VALUE(i, RET, CALL)
+#define IC_FRAME_STORE_q(RET, CALL)        IC_FRAME_STORE_VALUE(q, RET, CALL)
+#define IC_FRAME_STORE_f(RET, CALL)        IC_FRAME_STORE_VALUE(f, RET, CALL)
+#define IC_FRAME_STORE_d(RET, CALL)        IC_FRAME_STORE_VALUE(d, RET, CALL)
+
 /* NAME: function name suffix; PARAMS: parenthesized parameter list after self and _cmd;
- * TYPES: the original's parameter types; ADDRS: the arguments' addresses; ARGS: the arguments. */
-#define IC_DEFINE_TRAMPOLINE(R, NAME, PARAMS, TYPES, ADDRS, ...)                                   \
+ * TYPES: the original's parameter types; ADDRS: the arguments' addresses; LOADS: the arguments
+ * loaded from a frame's `args`; ARGS: the arguments. */
+#define IC_DEFINE_TRAMPOLINE(R, NAME, PARAMS, TYPES, ADDRS, LOADS, ...)                            \
+    static void ic_frame_call_##R##_##NAME(const ic_signature *sig, ic_imp imp, void **args,       \
+                                           void *ret)                                              \
+    {                                                                                              \
+        (void)sig;                                                                                 \
+        (void)ret;                                                                                 \
+        IC_FRAME_STORE_##R(ret, ((ic_abi_##R(*) TYPES)imp)(*(ic_id *)args[0],                      \
+                                                           *(ic_sel *)args[1] IC_UNPAREN LOADS))   \
+    }                                                                                              \
     static __attribute__((noinline)) ic_abi_##R ic_observed_##R##_##NAME(                          \
         ic_id self, ic_sel cmd IC_UNPAREN PARAMS, ic_hook_slot *slot)                              \
     {                                                                                              \
@@ -88,6 +103,9 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
         ic_hook_before(slot, args, 0);                                                             \
         IC_NORMALIZE_ARGUMENTS()                                                                   \
         ic_imp original = ic_engine_original_imp_from(slot, self, cmd);                            \
+        if (IC_UNLIKELY(ic_hook_has_instead(slot))) {                                              \
+            IC_INSTEAD_CALL_##R(NAME)                                                              \
+        }                                                                                          \
         IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
     }                                                                                              \
     static __attribute__((noinline))                                                               \
@@ -106,21 +124,24 @@ static __attribute__((noinline)) void normalize_arguments(const ic_signature *si
     }
 #define IC_UNPAREN(...) __VA_ARGS__
 
-#define IC_TRAMPOLINE0(R) IC_DEFINE_TRAMPOLINE(R, , (), (ic_id, ic_sel), ())
+#define IC_LOAD(A, I)     *(ic_abi_##A *)args[I]
+#define IC_TRAMPOLINE0(R) IC_DEFINE_TRAMPOLINE(R, , (), (ic_id, ic_sel), (), ())
 #define IC_TRAMPOLINE1(R, A)                                                                       \
-    IC_DEFINE_TRAMPOLINE(R, A, (, ic_abi_##A a), (ic_id, ic_sel, ic_abi_##A), (, &a), a)
+    IC_DEFINE_TRAMPOLINE(R, A, (, ic_abi_##A a), (ic_id, ic_sel, ic_abi_##A), (, &a),              \
+                         (, IC_LOAD(A, 2)), a)
 #define IC_TRAMPOLINE2(R, A, B)                                                                    \
     IC_DEFINE_TRAMPOLINE(R, A##B, (, ic_abi_##A a, ic_abi_##B b),                                  \
-                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B), (, &a, &b), a, b)
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B), (, &a, &b),                      \
+                         (, IC_LOAD(A, 2), IC_LOAD(B, 3)), a, b)
 #define IC_TRAMPOLINE3(R, A, B, C)                                                                 \
     IC_DEFINE_TRAMPOLINE(R, A##B##C, (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c),                 \
-                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C), (, &a, &b, &c), a,   \
-                         b, c)
+                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C), (, &a, &b, &c),      \
+                         (, IC_LOAD(A, 2), IC_LOAD(B, 3), IC_LOAD(C, 4)), a, b, c)
 #define IC_TRAMPOLINE4(R, A, B, C, D)                                                              \
-    IC_DEFINE_TRAMPOLINE(R, A##B##C##D,                                                            \
-                         (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c, ic_abi_##D d),               \
-                         (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C, ic_abi_##D),          \
-                         (, &a, &b, &c, &d), a, b, c, d)
+    IC_DEFINE_TRAMPOLINE(                                                                          \
+        R, A##B##C##D, (, ic_abi_##A a, ic_abi_##B b, ic_abi_##C c, ic_abi_##D d),                 \
+        (ic_id, ic_sel, ic_abi_##A, ic_abi_##B, ic_abi_##C, ic_abi_##D), (, &a, &b, &c, &d),       \
+        (, IC_LOAD(A, 2), IC_LOAD(B, 3), IC_LOAD(C, 4), IC_LOAD(D, 5)), a, b, c, d)
 #include "trampolines.def"
 #undef IC_TRAMPOLINE0
 #undef IC_TRAMPOLINE1

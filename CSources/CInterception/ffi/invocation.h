@@ -27,6 +27,10 @@ struct ic_invocation {
     uint32_t flags;
     uint32_t capacity; /* heap invocations: bytes of their block (a reused block may be larger
                           than ic_invocation_size); 0 otherwise */
+    /* A frame handed to an instead hook: the engine's chain state (engine/hook.h,
+     * ic_hook_chain), which ic_hook_call_original follows. NULL otherwise. Opaque here: the
+     * layer above owns it. */
+    void *chain;
 };
 
 /* Makes `inv` a frame over existing storage. */
@@ -37,6 +41,7 @@ static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signatu
     inv->args = args;
     inv->ret = sig->ret.size ? ret : NULL;
     inv->flags = IC_INV_FRAME | flags;
+    inv->chain = NULL;
 }
 
 /* Zeroes a libffi closure's return buffer before a handler runs, so an unset return value reads

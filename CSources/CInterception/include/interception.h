@@ -2,7 +2,8 @@
  * interception.h — the public C API of the Interception runtime (umbrella header).
  *
  * Object runtime: selectors, classes, methods, objects, messaging, type encodings, invocations,
- * closure IMPs, associated objects, weak references. Interception engine: ic_intercept.h.
+ * closure IMPs, associated objects, weak references. Interception engine: ic_intercept.h
+ * (observers), ic_hook.h (before / instead / after hooks).
  */
 #ifndef INTERCEPTION_H
 #define INTERCEPTION_H
@@ -16,5 +17,6 @@
 #include "ic_invocation.h"
 #include "ic_closure.h"
 #include "ic_intercept.h"
+#include "ic_hook.h"
 
 #endif /* INTERCEPTION_H */

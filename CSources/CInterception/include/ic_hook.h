@@ -1,0 +1,89 @@
+/*
+ * ic_hook.h — hooks that change behaviour, not only watch it: before, instead and after one
+ * object's method (what Aspects and SwiftHook offer on Apple platforms), on the interception
+ * engine of ic_intercept.h.
+ *
+ * Positions. A before hook runs before the method and may replace arguments
+ * (ic_invocation_set_argument). An instead hook runs in place of the method: it reads the
+ * arguments, may call the original with ic_hook_call_original (after changing arguments or not,
+ * any number of times, or never) and sets the return value (ic_invocation_set_return_value; a
+ * value it never sets reads as zero). An after hook runs after the method (or the instead chain)
+ * returned: it reads the arguments and may read or replace the return value.
+ *
+ * Order of one call: the object's before hooks in the order they were added, then its instead
+ * chain (the last added outermost: its "original" is the next instead hook added before it, and
+ * the innermost one's is the method itself), or the method directly when there is no instead
+ * hook, then its after hooks in the order added (they see the return value the instead chain
+ * produced). The rx observers of ic_intercept.h (and the Swift `rx` bindings) are before and
+ * after hooks of the same object: `sentMessage` sees every call made to the object even when an
+ * instead hook skips the original. (SwiftHook nests before/after inside instead and runs hooks
+ * of one position last-added-first; Aspects has no layering. This order is ours.)
+ *
+ * A hook's function gets the call as a frame invocation, valid only during the call: argument 0
+ * is the receiver, 1 the selector, then the arguments. Hooks are called on the calling thread;
+ * they may send messages (including the hooked one: each call runs the hooks once), add hooks
+ * and remove hooks, their own included.
+ *
+ * Removal: ic_hook_remove returns once no call of the hook can still be running on another
+ * thread. When an object's last hook or observer goes, it moves back to its class and its calls
+ * cost what they cost before. The IC_HOOK_ONE_SHOT option removes a hook after its first call.
+ *
+ * Thread safety: every function may be called from any thread while hooked calls are in flight.
+ * Hooked calls take no lock and allocate nothing.
+ *
+ * Not yet: class-wide hooks and class methods (SPEC §10.2, §10.4) are not implemented; hooks
+ * apply to one object.
+ */
+#ifndef IC_HOOK_H_PUBLIC
+#define IC_HOOK_H_PUBLIC
+
+#include "ic_base.h"
+#include "ic_closure.h"
+#include "ic_intercept.h"
+
+IC_EXTERN_C_BEGIN
+
+/* Where a hook runs (BEFORE and AFTER are the observer phases of ic_intercept.h). */
+typedef enum ic_hook_position {
+    IC_HOOK_BEFORE = 0,  /* before the method: may replace arguments */
+    IC_HOOK_AFTER = 1,   /* after it: may replace the return value */
+    IC_HOOK_INSTEAD = 2, /* in its place: calls the original through ic_hook_call_original */
+} ic_hook_position;
+
+/* Options of ic_hook_object. */
+enum {
+    /* Remove the hook after its first call (Aspects' AspectOptionAutomaticRemoval). Of calls
+     * racing on several threads, exactly one runs it. */
+    IC_HOOK_ONE_SHOT = 1u << 0,
+};
+
+/*
+ * Adds a hook at `position` to `sel` on `obj` (intercepting it as ic_intercept_prepare does).
+ * `fn(call, context)` runs for each call; `release`, if not NULL, is called with `context` once
+ * the hook is removed (or its object died) and no call of it can still be running. The token goes
+ * to `*token`; remove the hook with ic_hook_remove.
+ * Errors: those of ic_intercept_prepare; IC_ERR_INVALID_ARGUMENT (NULL obj, sel, fn or token,
+ * unknown position or option); IC_ERR_FORBIDDEN_SELECTOR for an instead or after hook on
+ * `dealloc` (before its end the object must be freed by its own dealloc; observe the end with
+ * ic_intercept_add_dealloc_observer).
+ */
+IC_EXPORT ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position,
+                                   uint32_t options, ic_observer_fn fn, void *context,
+                                   ic_context_release_fn release, ic_observer_token *token);
+
+/* Removes a hook (the same as ic_intercept_remove_observer). When it returns the hook is not
+ * running on another thread and will not be called again; removed from inside a call, the calls
+ * already on this thread's stack finish. Errors: IC_ERR_OBSERVER_NOT_FOUND. */
+IC_EXPORT ic_status ic_hook_remove(ic_observer_token token);
+
+/*
+ * From inside an instead hook: runs the next layer inward (the next instead hook, or the
+ * original method) with the call's current arguments, and stores its return value in the call
+ * (read it with ic_invocation_get_return_value). May be called any number of times, or never.
+ * Errors: IC_ERR_INVALID_ARGUMENT (call is NULL, or is not the call an instead hook received).
+ */
+IC_EXPORT ic_status ic_hook_call_original(ic_invocation *call);
+
+IC_EXTERN_C_END
+
+#endif /* IC_HOOK_H_PUBLIC */
