@@ -5,16 +5,14 @@ extension ObservableType {
     }
 }
 
-private final class CompactMapSink<Source, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class CompactMapSink<Source, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Source
     typealias Transform = (Source) throws -> Observer.Element?
 
     private let transform: Transform
-    private let next: NextReceiver<Observer.Element>
 
     init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
         self.transform = transform
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -26,19 +24,6 @@ private final class CompactMapSink<Source, Observer: ObserverType>: Sink<Observe
             }
         } catch {
             forwardErrorAndDispose(error)
-        }
-    }
-
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
         }
     }
 }

@@ -36,12 +36,11 @@ extension ObservableType {
     }
 }
 
-private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ElementObserver {
+private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let keySelector: (Element) throws -> Key
     private let comparer: (Key, Key) throws -> Bool
-    private let next: NextReceiver<Element>
     // Only touched by the event methods, which are never called concurrently.
     private var currentKey: Key?
 
@@ -51,7 +50,6 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
     ) {
         self.keySelector = keySelector
         self.comparer = comparer
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -66,16 +64,6 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
             next.receive(element)
         } catch {
             forwardErrorAndDispose(error)
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

@@ -35,15 +35,13 @@ private struct DoHandlers<Element> {
     let onDispose: (() -> Void)?
 }
 
-private final class DoSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class DoSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let handlers: DoHandlers<Element>
-    private let next: NextReceiver<Element>
 
     init(handlers: DoHandlers<Element>, observer: Observer, cancel: Cancelable) {
         self.handlers = handlers
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -58,25 +56,25 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ElementObser
         }
     }
 
-    func on(_ event: Event<Element>) {
+    func onSourceError(_ error: Swift.Error) {
         do {
-            switch event {
-            case .next(let element):
-                onNextElement(element)
-            case .error(let error):
-                try handlers.onError?(error)
-                forwardOn(event)
-                try handlers.afterError?(error)
-                dispose()
-            case .completed:
-                try handlers.onCompleted?()
-                forwardOn(event)
-                try handlers.afterCompleted?()
-                dispose()
-            }
-        } catch {
+            try handlers.onError?(error)
             forwardOn(.error(error))
+            try handlers.afterError?(error)
             dispose()
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
+    func onSourceCompleted() {
+        do {
+            try handlers.onCompleted?()
+            forwardOn(.completed)
+            try handlers.afterCompleted?()
+            dispose()
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }

@@ -6,16 +6,14 @@ extension ObservableType {
     }
 }
 
-private final class FilterSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class FilterSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
     typealias Predicate = (Element) throws -> Bool
 
     private let predicate: Predicate
-    private let next: NextReceiver<Element>
 
     init(predicate: @escaping Predicate, observer: Observer, cancel: Cancelable) {
         self.predicate = predicate
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -27,16 +25,6 @@ private final class FilterSink<Observer: ObserverType>: Sink<Observer>, ElementO
             }
         } catch {
             forwardErrorAndDispose(error)
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

@@ -7,20 +7,9 @@ extension ObservableType {
     }
 }
 
-private final class IgnoreElementsSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+private final class IgnoreElementsSink<Element, Observer: ObserverType>: Sink<Observer>, SourceSink
 where Observer.Element == Never {
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            break
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
-        }
-    }
+    func onNextElement(_ element: Element) {}
 }
 
 private final class IgnoreElements<Element>: Producer<Never> {

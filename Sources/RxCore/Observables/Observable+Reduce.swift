@@ -29,12 +29,12 @@ extension ObservableType {
     }
 }
 
-private final class ReduceSink<Source, Accumulate, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ReduceSink<Source, Accumulate, Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Source
 
     private let accumulator: (Accumulate, Source) throws -> Accumulate
     private let mapResult: (Accumulate) throws -> Observer.Element
-    // Only touched by `on`, which is never called concurrently.
+    // Only touched by the event methods, which are never called concurrently.
     private var accumulate: Accumulate
 
     init(
@@ -47,26 +47,20 @@ private final class ReduceSink<Source, Accumulate, Observer: ObserverType>: Sink
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            do {
-                accumulate = try accumulator(accumulate, element)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            do {
-                forwardOn(.next(try mapResult(accumulate)))
-                forwardOn(.completed)
-            } catch {
-                forwardOn(.error(error))
-            }
-            dispose()
+    func onNextElement(_ element: Source) {
+        do {
+            accumulate = try accumulator(accumulate, element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
+    func onSourceCompleted() {
+        do {
+            forwardOn(.next(try mapResult(accumulate)))
+            forwardCompletedAndDispose()
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }

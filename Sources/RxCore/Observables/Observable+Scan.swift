@@ -19,12 +19,12 @@ extension ObservableType {
     }
 }
 
-private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Source
     typealias Accumulate = Observer.Element
 
     private let accumulator: (inout Accumulate, Source) throws -> Void
-    // Only touched by `on`, which is never called concurrently.
+    // Only touched by the event methods, which are never called concurrently.
     private var accumulate: Accumulate
 
     init(
@@ -37,22 +37,12 @@ private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, Ob
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            do {
-                try accumulator(&accumulate, element)
-                forwardOn(.next(accumulate))
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
+    func onNextElement(_ element: Source) {
+        do {
+            try accumulator(&accumulate, element)
+            forwardOn(.next(accumulate))
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }

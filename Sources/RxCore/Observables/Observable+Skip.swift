@@ -6,16 +6,14 @@ extension ObservableType {
     }
 }
 
-private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipCountSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
-    private let next: NextReceiver<Element>
     // Only touched by the event methods, which are never called concurrently.
     private var remaining: Int
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         remaining = count
-        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -24,16 +22,6 @@ private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, Eleme
             remaining -= 1
         } else if !isDisposed {
             next.receive(element)
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

@@ -10,16 +10,10 @@ extension ObservableType {
 
 /// `open` is set by the timer on the scheduler's thread and read by the source's events, which
 /// may arrive on another thread; it never goes back to `false`.
-private final class SkipDurationSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipDurationSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
-    private let next: NextReceiver<Element>
     private let open = Atomic<Bool>(false)
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     /// Starts the timer, then subscribes the source (RxSwift's order).
     func run(source: Observable<Element>, duration: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
@@ -34,16 +28,6 @@ private final class SkipDurationSink<Observer: ObserverType>: Sink<Observer>, El
     func onNextElement(_ element: Element) {
         if open.load(ordering: .acquiring) && !isDisposed {
             next.receive(element)
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

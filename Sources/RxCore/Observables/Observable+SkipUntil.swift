@@ -11,18 +11,12 @@ extension ObservableType {
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
 /// source and of `other`, guards `forwarding`, and is held while forwarding.
-private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipUntilSink<Other, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     fileprivate let lock = RxLock(recursive: true)
-    private let next: NextReceiver<Element>
     /// Set when `other` emits its first element; never reset.
     fileprivate var forwarding = false
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         lock.lock()
@@ -40,22 +34,16 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         return Disposables.create(sourceSubscription, otherObserver.subscription)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error:
-            lock.withLock {
-                forwardOn(event)
-                dispose()
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock {
+            if forwarding {
+                forwardOn(.completed)
             }
-        case .completed:
-            lock.withLock {
-                if forwarding {
-                    forwardOn(event)
-                }
-                dispose()
-            }
+            dispose()
         }
     }
 }
@@ -78,8 +66,7 @@ private final class SkipUntilOtherObserver<Other, Observer: ObserverType>: Obser
                 parent.forwarding = true
                 subscription.dispose()
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.forwardErrorAndDispose(error)
             case .completed:
                 subscription.dispose()
             }

@@ -7,18 +7,16 @@ extension ObservableType {
     }
 }
 
-private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipWhileSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let predicate: (Element) throws -> Bool
-    private let next: NextReceiver<Element>
     // Set once `predicate` returned `false`; only touched by the event methods, which are never
     // called concurrently.
     private var emitting = false
 
     init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: Cancelable) {
         self.predicate = predicate
-        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -34,16 +32,6 @@ private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, Eleme
         }
         if emitting {
             next.receive(element)
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
         }
     }
 }

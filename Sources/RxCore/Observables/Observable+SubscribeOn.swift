@@ -12,7 +12,7 @@ extension ObservableType {
     }
 }
 
-private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     func run(source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {
@@ -30,11 +30,8 @@ private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, Obs
         return everything
     }
 
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
+    func onNextElement(_ element: Element) {
+        forwardOn(.next(element))
     }
 }
 

@@ -9,16 +9,14 @@ extension ObservableType {
     }
 }
 
-private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class TakeCountSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
-    private let next: NextReceiver<Element>
     // Only touched by the event methods, which are never called concurrently.
     private var remaining: Int
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         remaining = count
-        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -27,23 +25,7 @@ private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, Eleme
         remaining -= 1
         next.receive(element)
         if remaining == 0 {
-            complete()
-        }
-    }
-
-    @inline(never)
-    private func complete() {
-        forwardOn(.completed)
-        dispose()
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
+            forwardCompletedAndDispose()
         }
     }
 }

@@ -7,12 +7,12 @@ extension ObservableType {
     }
 }
 
-private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let count: Int
-    // Holds at most `count` elements, the latest ones. Only touched by `on`, which is never
-    // called concurrently.
+    // Holds at most `count` elements, the latest ones. Only touched by the event methods, which
+    // are never called concurrently.
     private var buffer = RxQueue<Element>()
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
@@ -20,24 +20,19 @@ private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, Observ
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            buffer.enqueue(element)
-            if buffer.count > count {
-                _ = buffer.dequeue()
-            }
-        case .error:
-            forwardOn(event)
-            dispose()
-        case .completed:
-            // `forwardOn` stops delivering if the observer disposes the subscription meanwhile.
-            while let element = buffer.dequeue() {
-                forwardOn(.next(element))
-            }
-            forwardOn(.completed)
-            dispose()
+    func onNextElement(_ element: Element) {
+        buffer.enqueue(element)
+        if buffer.count > count {
+            _ = buffer.dequeue()
         }
+    }
+
+    func onSourceCompleted() {
+        // `forwardOn` stops delivering if the observer disposes the subscription meanwhile.
+        while let element = buffer.dequeue() {
+            forwardOn(.next(element))
+        }
+        forwardCompletedAndDispose()
     }
 }
 

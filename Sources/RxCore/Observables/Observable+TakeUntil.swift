@@ -24,16 +24,10 @@ extension ObservableType {
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
 /// source and of `other`, and is held while forwarding.
-private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class TakeUntilSink<Other, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     fileprivate let lock = RxLock(recursive: true)
-    private let next: NextReceiver<Element>
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         lock.lock()
@@ -49,15 +43,12 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         return Disposables.create(otherSubscription, sourceSubscription)
     }
 
-    func on(_ event: Event<Element>) {
-        if case .next(let element) = event {
-            onNextElement(element)
-            return
-        }
-        lock.withLock {
-            forwardOn(event)
-            dispose()
-        }
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock { forwardCompletedAndDispose() }
     }
 }
 
@@ -70,11 +61,9 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
         parent.lock.withLock {
             switch event {
             case .next:
-                parent.forwardOn(.completed)
-                parent.dispose()
+                parent.forwardCompletedAndDispose()
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.forwardErrorAndDispose(error)
             case .completed:
                 break
             }

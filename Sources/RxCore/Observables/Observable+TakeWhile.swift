@@ -8,7 +8,7 @@ extension ObservableType {
     }
 }
 
-private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let predicate: (Element) throws -> Bool
@@ -23,26 +23,19 @@ private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, Obser
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            if isDisposed { return }
-            do {
-                if try predicate(element) {
-                    forwardOn(event)
-                    return
-                }
-                if behavior == .inclusive {
-                    forwardOn(event)
-                }
-                forwardOn(.completed)
-            } catch {
-                forwardOn(.error(error))
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        do {
+            if try predicate(element) {
+                forwardOn(.next(element))
+                return
             }
-            dispose()
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
+            if behavior == .inclusive {
+                forwardOn(.next(element))
+            }
+            forwardCompletedAndDispose()
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }

@@ -19,7 +19,7 @@ extension ObservableType {
 
 /// `lock` (recursive: a source may emit while being subscribed) serializes both sources, guards
 /// `latest`, and is held while forwarding.
-private final class WithLatestFromSink<First, Second, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class WithLatestFromSink<First, Second, Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = First
 
     private let resultSelector: (First, Second) throws -> Observer.Element
@@ -40,25 +40,23 @@ private final class WithLatestFromSink<First, Second, Observer: ObserverType>: S
         return Disposables.create(firstSubscription, secondSubscription)
     }
 
-    func on(_ event: Event<First>) {
+    func onNextElement(_ element: First) {
         lock.withLock {
-            switch event {
-            case .next(let element):
-                guard let latest else { return }
-                do {
-                    forwardOn(.next(try resultSelector(element, latest)))
-                } catch {
-                    forwardOn(.error(error))
-                    dispose()
-                }
-            case .error(let error):
-                forwardOn(.error(error))
-                dispose()
-            case .completed:
-                forwardOn(.completed)
-                dispose()
+            guard let latest else { return }
+            do {
+                forwardOn(.next(try resultSelector(element, latest)))
+            } catch {
+                forwardErrorAndDispose(error)
             }
         }
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock { forwardCompletedAndDispose() }
     }
 }
 
@@ -73,8 +71,7 @@ private struct WithLatestFromSecondObserver<First, Second, Observer: ObserverTyp
             case .next(let element):
                 parent.latest = element
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.forwardErrorAndDispose(error)
             case .completed:
                 break
             }
