@@ -1,7 +1,7 @@
 extension ObservableType {
     /// Transforms each element with `transform` and emits the non-`nil` results.
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-        CompactMap(source: asObservable(), transform: transform)
+        CompactMap(asObservable(), transform)
     }
 }
 
@@ -28,20 +28,11 @@ private final class CompactMapSink<Source, Observer: ObserverType>: ElementSink<
     }
 }
 
-private final class CompactMap<Source, Result>: Producer<Result> {
-    private let source: Observable<Source>
-    private let transform: (Source) throws -> Result?
-
-    init(source: Observable<Source>, transform: @escaping (Source) throws -> Result?) {
-        self.source = source
-        self.transform = transform
-    }
-
+private final class CompactMap<Source, Result>: SourceProducer<Source, (Source) throws -> Result?, Result> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = CompactMapSink(transform: transform, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            CompactMapSink(transform: parameters, observer: observer, cancel: cancel))
     }
 }

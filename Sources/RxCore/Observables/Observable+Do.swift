@@ -15,8 +15,8 @@ extension ObservableType {
         onDispose: (() -> Void)? = nil
     ) -> Observable<Element> {
         Do(
-            source: asObservable(),
-            handlers: DoHandlers(
+            asObservable(),
+            DoHandlers(
                 onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
                 onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
                 onSubscribed: onSubscribed, onDispose: onDispose))
@@ -79,23 +79,15 @@ private final class DoSink<Observer: ObserverType>: ElementSink<Observer>, Sourc
     }
 }
 
-private final class Do<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let handlers: DoHandlers<Element>
-
-    init(source: Observable<Element>, handlers: DoHandlers<Element>) {
-        self.source = source
-        self.handlers = handlers
-    }
-
+private final class Do<Element>: SourceProducer<Element, DoHandlers<Element>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        handlers.onSubscribe?()
-        let sink = DoSink(handlers: handlers, observer: observer, cancel: cancel)
+        parameters.onSubscribe?()
+        let sink = DoSink(handlers: parameters, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
-        handlers.onSubscribed?()
-        let onDispose = handlers.onDispose
+        parameters.onSubscribed?()
+        let onDispose = parameters.onDispose
         let all = Disposables.create {
             subscription.dispose()
             onDispose?()

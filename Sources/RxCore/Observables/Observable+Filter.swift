@@ -2,7 +2,7 @@ extension ObservableType {
     /// Emits only the elements for which `predicate` returns `true`. An error thrown by
     /// `predicate` terminates the sequence with that error.
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        Filter(source: asObservable(), predicate: predicate)
+        Filter(asObservable(), predicate)
     }
 }
 
@@ -29,22 +29,11 @@ private final class FilterSink<Observer: ObserverType>: ElementSink<Observer>, S
     }
 }
 
-private final class Filter<Element>: Producer<Element> {
-    typealias Predicate = (Element) throws -> Bool
-
-    private let source: Observable<Element>
-    private let predicate: Predicate
-
-    init(source: Observable<Element>, predicate: @escaping Predicate) {
-        self.source = source
-        self.predicate = predicate
-    }
-
+private final class Filter<Element>: SourceProducer<Element, (Element) throws -> Bool, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = FilterSink(predicate: predicate, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            FilterSink(predicate: parameters, observer: observer, cancel: cancel))
     }
 }

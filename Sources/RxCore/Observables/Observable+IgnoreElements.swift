@@ -22,8 +22,7 @@ private final class IgnoreElements<Element>: Producer<Never> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Never {
-        let sink = IgnoreElementsSink<Element, Observer>(observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            IgnoreElementsSink<Element, Observer>(observer: observer, cancel: cancel), observing: source)
     }
 }

@@ -2,7 +2,7 @@ extension ObservableType {
     /// Transforms each element with `transform`. An error thrown by `transform` terminates the
     /// sequence with that error.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        Map(source: asObservable(), transform: transform)
+        Map(asObservable(), transform)
     }
 }
 
@@ -27,22 +27,11 @@ private final class MapSink<Source, Observer: ObserverType>: ElementSink<Observe
     }
 }
 
-private final class Map<Source, Result>: Producer<Result> {
-    typealias Transform = (Source) throws -> Result
-
-    private let source: Observable<Source>
-    private let transform: Transform
-
-    init(source: Observable<Source>, transform: @escaping Transform) {
-        self.source = source
-        self.transform = transform
-    }
-
+private final class Map<Source, Result>: SourceProducer<Source, (Source) throws -> Result, Result> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            MapSink(transform: parameters, observer: observer, cancel: cancel))
     }
 }

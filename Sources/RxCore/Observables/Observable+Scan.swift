@@ -4,7 +4,7 @@ extension ObservableType {
     public func scan<Accumulate>(
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
     ) -> Observable<Accumulate> {
-        Scan(source: asObservable(), seed: seed, accumulator: accumulator)
+        Scan(asObservable(), (seed: seed, accumulator: accumulator))
     }
 
     /// Emits each intermediate result of accumulating the elements, starting from `seed`.
@@ -13,9 +13,14 @@ extension ObservableType {
     public func scan<Accumulate>(
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
-        Scan(source: asObservable(), seed: seed) { accumulate, element in
-            accumulate = try accumulator(accumulate, element)
-        }
+        Scan(
+            asObservable(),
+            (
+                seed: seed,
+                accumulator: { accumulate, element in
+                    accumulate = try accumulator(accumulate, element)
+                }
+            ))
     }
 }
 
@@ -47,25 +52,16 @@ private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, So
     }
 }
 
-private final class Scan<Source, Accumulate>: Producer<Accumulate> {
-    private let source: Observable<Source>
-    private let seed: Accumulate
-    private let accumulator: (inout Accumulate, Source) throws -> Void
-
-    init(
-        source: Observable<Source>, seed: Accumulate,
-        accumulator: @escaping (inout Accumulate, Source) throws -> Void
-    ) {
-        self.source = source
-        self.seed = seed
-        self.accumulator = accumulator
-    }
-
+private final class Scan<Source, Accumulate>: SourceProducer<
+    Source, (seed: Accumulate, accumulator: (inout Accumulate, Source) throws -> Void), Accumulate
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Accumulate {
-        let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            ScanSink(
+                seed: parameters.seed, accumulator: parameters.accumulator, observer: observer, cancel: cancel
+            ))
     }
 }

@@ -2,7 +2,7 @@ extension ObservableType {
     /// Drops the first `count` elements and emits the rest.
     public func skip(_ count: Int) -> Observable<Element> {
         precondition(count >= 0, "count can't be negative")
-        return SkipCount(source: asObservable(), count: count)
+        return SkipCount(asObservable(), count)
     }
 }
 
@@ -26,20 +26,11 @@ private final class SkipCountSink<Observer: ObserverType>: ElementSink<Observer>
     }
 }
 
-private final class SkipCount<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
+private final class SkipCount<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            SkipCountSink(count: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -4,7 +4,7 @@ extension ObservableType {
     /// Drops the elements that arrive within `duration` of the subscription (measured on
     /// `scheduler`) and emits the rest. Terminal events are emitted at any time.
     public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
-        SkipDuration(source: asObservable(), duration: duration, scheduler: scheduler)
+        SkipDuration(asObservable(), (duration: duration, scheduler: scheduler))
     }
 }
 
@@ -32,22 +32,15 @@ private final class SkipDurationSink<Observer: ObserverType>: ElementSink<Observ
     }
 }
 
-private final class SkipDuration<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let duration: RxTimeInterval
-    private let scheduler: SchedulerType
-
-    init(source: Observable<Element>, duration: RxTimeInterval, scheduler: SchedulerType) {
-        self.source = source
-        self.duration = duration
-        self.scheduler = scheduler
-    }
-
+private final class SkipDuration<Element>: SourceProducer<
+    Element, (duration: RxTimeInterval, scheduler: SchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipDurationSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, duration: duration, scheduler: scheduler)
-        return (sink, subscription)
+        run(SkipDurationSink(observer: observer, cancel: cancel)) {
+            $0.run(source: source, duration: parameters.duration, scheduler: parameters.scheduler)
+        }
     }
 }

@@ -5,7 +5,7 @@ extension ObservableType {
     /// As in RxSwift, if this sequence completes before `other` has emitted, the completion is
     /// not emitted either: the subscription ends without a terminal event.
     public func skip<Source: ObservableType>(until other: Source) -> Observable<Element> {
-        SkipUntil(source: asObservable(), other: other.asObservable())
+        SkipUntil(asObservable(), other.asObservable())
     }
 }
 
@@ -74,20 +74,12 @@ private final class SkipUntilOtherObserver<Other, Observer: ObserverType>: Obser
     }
 }
 
-private final class SkipUntil<Element, Other>: Producer<Element> {
-    private let source: Observable<Element>
-    private let other: Observable<Other>
-
-    init(source: Observable<Element>, other: Observable<Other>) {
-        self.source = source
-        self.other = other
-    }
-
+private final class SkipUntil<Element, Other>: SourceProducer<Element, Observable<Other>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, other: other)
-        return (sink, subscription)
+        run(SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)) {
+            $0.run(source: source, other: parameters)
+        }
     }
 }

@@ -3,7 +3,7 @@ extension ObservableType {
     /// returns `false` on, emits every element without calling `predicate` again. An error thrown
     /// by `predicate` terminates the sequence with that error.
     public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        SkipWhile(source: asObservable(), predicate: predicate)
+        SkipWhile(asObservable(), predicate)
     }
 }
 
@@ -36,20 +36,11 @@ private final class SkipWhileSink<Observer: ObserverType>: ElementSink<Observer>
     }
 }
 
-private final class SkipWhile<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let predicate: (Element) throws -> Bool
-
-    init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
-        self.source = source
-        self.predicate = predicate
-    }
-
+private final class SkipWhile<Element>: SourceProducer<Element, (Element) throws -> Bool, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            SkipWhileSink(predicate: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -5,7 +5,7 @@ extension ObservableType {
         if count == 0 {
             return .empty()
         }
-        return TakeCount(source: asObservable(), count: count)
+        return TakeCount(asObservable(), count)
     }
 }
 
@@ -30,20 +30,11 @@ private final class TakeCountSink<Observer: ObserverType>: ElementSink<Observer>
     }
 }
 
-private final class TakeCount<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
+private final class TakeCount<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            TakeCountSink(count: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -3,7 +3,7 @@ extension ObservableType {
     /// emitted before the completion; an error is emitted without the buffered elements.
     public func takeLast(_ count: Int) -> Observable<Element> {
         precondition(count >= 0, "count can't be negative")
-        return TakeLast(source: asObservable(), count: count)
+        return TakeLast(asObservable(), count)
     }
 }
 
@@ -36,20 +36,11 @@ private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, Source
     }
 }
 
-private final class TakeLast<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
+private final class TakeLast<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            TakeLastSink(count: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -10,7 +10,7 @@ extension ObservableType {
     /// Emits the elements until `other` emits an element, then completes. An error of `other` is
     /// emitted; its completion is ignored.
     public func take<Source: ObservableType>(until other: Source) -> Observable<Element> {
-        TakeUntil(source: asObservable(), other: other.asObservable())
+        TakeUntil(asObservable(), other.asObservable())
     }
 
     /// Emits the elements until `predicate` returns `true` for one, then completes; with
@@ -18,7 +18,7 @@ extension ObservableType {
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive)
         -> Observable<Element>
     {
-        TakeWhile(source: asObservable(), behavior: behavior) { try !predicate($0) }
+        TakeWhile(asObservable(), (behavior: behavior, predicate: { try !predicate($0) }))
     }
 }
 
@@ -71,20 +71,12 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
     }
 }
 
-private final class TakeUntil<Element, Other>: Producer<Element> {
-    private let source: Observable<Element>
-    private let other: Observable<Other>
-
-    init(source: Observable<Element>, other: Observable<Other>) {
-        self.source = source
-        self.other = other
-    }
-
+private final class TakeUntil<Element, Other>: SourceProducer<Element, Observable<Other>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, other: other)
-        return (sink, subscription)
+        run(TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)) {
+            $0.run(source: source, other: parameters)
+        }
     }
 }

@@ -4,7 +4,7 @@ extension ObservableType {
     public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive)
         -> Observable<Element>
     {
-        TakeWhile(source: asObservable(), behavior: behavior, predicate: predicate)
+        TakeWhile(asObservable(), (behavior: behavior, predicate: predicate))
     }
 }
 
@@ -41,22 +41,16 @@ private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, Sourc
 }
 
 /// Also the producer of `take(until:behavior:)`, with the predicate negated.
-final class TakeWhile<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let behavior: TakeBehavior
-    private let predicate: (Element) throws -> Bool
-
-    init(source: Observable<Element>, behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool) {
-        self.source = source
-        self.behavior = behavior
-        self.predicate = predicate
-    }
-
+final class TakeWhile<Element>: SourceProducer<
+    Element, (behavior: TakeBehavior, predicate: (Element) throws -> Bool), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeWhileSink(predicate: predicate, behavior: behavior, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            TakeWhileSink(
+                predicate: parameters.predicate, behavior: parameters.behavior, observer: observer,
+                cancel: cancel))
     }
 }

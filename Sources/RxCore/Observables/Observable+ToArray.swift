@@ -32,8 +32,6 @@ private final class ToArray<Element>: Producer<[Element]> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == [Element] {
-        let sink = ToArraySink<Element, Observer>(observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(ToArraySink<Element, Observer>(observer: observer, cancel: cancel), observing: source)
     }
 }

@@ -5,7 +5,7 @@ extension ObservableType {
     public func withLatestFrom<Source: ObservableConvertibleType, Result>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> Result
     ) -> Observable<Result> {
-        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: resultSelector)
+        WithLatestFrom(asObservable(), (second: second.asObservable(), resultSelector: resultSelector))
     }
 
     /// For each element, emits the latest element of `second` (dropping elements that arrive
@@ -79,26 +79,16 @@ private struct WithLatestFromSecondObserver<First, Second, Observer: ObserverTyp
     }
 }
 
-private final class WithLatestFrom<First, Second, Result>: Producer<Result> {
-    private let first: Observable<First>
-    private let second: Observable<Second>
-    private let resultSelector: (First, Second) throws -> Result
-
-    init(
-        first: Observable<First>, second: Observable<Second>,
-        resultSelector: @escaping (First, Second) throws -> Result
-    ) {
-        self.first = first
-        self.second = second
-        self.resultSelector = resultSelector
-    }
-
+private final class WithLatestFrom<First, Second, Result>: SourceProducer<
+    First, (second: Observable<Second>, resultSelector: (First, Second) throws -> Result), Result
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = WithLatestFromSink<First, Second, Observer>(
-            resultSelector: resultSelector, observer: observer, cancel: cancel)
-        let subscription = sink.run(first: first, second: second)
-        return (sink, subscription)
+        run(
+            WithLatestFromSink<First, Second, Observer>(
+                resultSelector: parameters.resultSelector, observer: observer, cancel: cancel)
+        ) { $0.run(first: source, second: parameters.second) }
     }
 }

@@ -55,9 +55,9 @@ private final class WithUnretained<Object: AnyObject, Element, Out>: Producer<Ou
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Out {
         // `object` may already be gone: the sink then completes at the first element.
-        let sink = WithUnretainedSink(
-            object: object, resultSelector: resultSelector, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            WithUnretainedSink(
+                object: object, resultSelector: resultSelector, observer: observer, cancel: cancel),
+            observing: source)
     }
 }
