@@ -49,11 +49,13 @@ final class SubjectCore<Element> {
     var observers = Observers()
     private var pending = RxQueue<Pending>()
     private let inFlight = Atomic<Int>(0)
-    /// The terminal event the subject received, until it is disposed.
-    var stopEvent: Event<Element>?
     // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
+    // The flags come before `stopEvent`, whose size depends on `Element`, so that their offsets
+    // are constants on the `onNext` path.
     private(set) var stopped = false
     private(set) var disposed = false
+    /// The terminal event the subject received, until it is disposed.
+    var stopEvent: Event<Element>?
 
     private enum Pending {
         case broadcast(Event<Element>, Observers)
