@@ -36,6 +36,60 @@ class Producer<Element>: Observable<Element> {
     }
 }
 
+/// A producer that stores its operator's parameters, the sources included, as one value, so that
+/// an operator's producer class declares nothing but its `run` (no stored properties, no
+/// initializer). `Parameters` is usually a labeled tuple, read in `run` as `parameters.name`.
+class ParameterProducer<Parameters, Element>: Producer<Element> {
+    final let parameters: Parameters
+
+    init(_ parameters: Parameters) {
+        self.parameters = parameters
+    }
+}
+
+/// A ``ParameterProducer`` for an operator over one source: `source` is kept apart from the
+/// other parameters so that `run` can subscribe a sink to it with ``run(_:)``.
+class SourceProducer<Source, Parameters, Element>: Producer<Element> {
+    final let source: Observable<Source>
+    final let parameters: Parameters
+
+    init(_ source: Observable<Source>, _ parameters: Parameters) {
+        self.source = source
+        self.parameters = parameters
+    }
+
+    /// Subscribes `sink` to the source and returns both: the whole `run` of most operators.
+    @inline(__always)
+    final func run<SinkType: ObserverType & Disposable>(_ sink: SinkType)
+        -> (sink: Disposable, subscription: Disposable)
+    where SinkType.Element == Source {
+        (sink, source.subscribe(sink))
+    }
+}
+
+// The two usual bodies of `run`, so that an operator's `run` says only which sink it makes.
+extension Producer {
+    /// Subscribes `sink` to `source` and returns both: the `run` of an operator whose sink
+    /// observes one source.
+    @inline(__always)
+    final func run<SinkType: ObserverType & Disposable>(
+        _ sink: SinkType, observing source: Observable<SinkType.Element>
+    )
+        -> (sink: Disposable, subscription: Disposable)
+    {
+        (sink, source.subscribe(sink))
+    }
+
+    /// Returns `sink` with the subscription that `start` makes for it: the `run` of an operator
+    /// whose sink subscribes to its sources, or schedules its work, itself.
+    @inline(__always)
+    final func run<SinkType: Disposable>(_ sink: SinkType, startedBy start: (SinkType) -> Disposable)
+        -> (sink: Disposable, subscription: Disposable)
+    {
+        (sink, start(sink))
+    }
+}
+
 /// The disposable returned for a ``Producer`` subscription. It owns the sink and the upstream
 /// subscription and disposes both, whether `dispose()` comes before or after they are set.
 final class SinkDisposer: Cancelable {

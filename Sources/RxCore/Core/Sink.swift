@@ -44,6 +44,14 @@ class Sink<Observer: ObserverType>: Disposable {
         dispose()
     }
 
+    /// Forwards `completed` and disposes the sink. Out of line for the same reason as
+    /// ``forwardErrorAndDispose(_:)``.
+    @inline(never)
+    final func forwardCompletedAndDispose() {
+        forwardOn(.completed)
+        dispose()
+    }
+
     /// An observer that forwards to this sink's observer while the sink is not disposed.
     final func forwarder() -> SinkForwarder<Observer> {
         SinkForwarder(forwardTo: self)
@@ -56,6 +64,20 @@ class Sink<Observer: ObserverType>: Disposable {
     func dispose() {
         if disposed.exchange(true, ordering: .relaxed) { return }
         cancel.dispose()
+    }
+}
+
+/// A sink that hands its elements to the observer through a ``NextReceiver`` (`next`), the fast
+/// path that skips building `next` events (see ``ElementObserver``).
+///
+/// Why a class of its own: the receiver is looked up once per subscription, and only the sinks
+/// that deliver elements on that path should pay for the lookup.
+class ElementSink<Observer: ObserverType>: Sink<Observer> {
+    final let next: NextReceiver<Observer.Element>
+
+    override init(observer: Observer, cancel: Cancelable) {
+        next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
     }
 }
 

@@ -4,12 +4,12 @@ extension ObservableType {
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<
         Element
     > {
-        Catch(source: asObservable(), handler: handler)
+        Catch(asObservable(), handler)
     }
 
     /// On error, emits `element` and completes.
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
-        Catch(source: asObservable(), handler: { _ in .just(element) })
+        Catch(asObservable(), { _ in .just(element) })
     }
 
     /// Deprecated RxSwift 5 name of `catch(_:)`.
@@ -67,20 +67,15 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     }
 }
 
-private final class Catch<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let handler: (Swift.Error) throws -> Observable<Element>
-
-    init(source: Observable<Element>, handler: @escaping (Swift.Error) throws -> Observable<Element>) {
-        self.source = source
-        self.handler = handler
-    }
-
+private final class Catch<Element>: SourceProducer<
+    Element, (Swift.Error) throws -> Observable<Element>, Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink, subscription)
+        run(CatchSink(handler: parameters, observer: observer, cancel: cancel)) {
+            $0.run(source)
+        }
     }
 }

@@ -8,10 +8,14 @@ extension ObservableType {
         resultSelector: @escaping (repeat (each Source).Element) throws -> Element
     ) -> Observable<Element> {
         let sources = erasedSources(repeat each source)
-        return CombineLatestCollection(sources: sources) { values in
-            let elements = unpackElements(values, as: repeat (each Source).Element.self)
-            return try resultSelector(repeat each elements)
-        }
+        return CombineLatestCollection(
+            (
+                sources: sources,
+                resultSelector: { values in
+                    let elements = unpackElements(values, as: repeat (each Source).Element.self)
+                    return try resultSelector(repeat each elements)
+                }
+            ))
     }
 
     /// Like `combineLatest(_:resultSelector:)` for a collection of sources of one element type.
@@ -19,14 +23,15 @@ extension ObservableType {
     public static func combineLatest<Sources: Collection>(
         _ collection: Sources, resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
     ) -> Observable<Element> where Sources.Element: ObservableType {
-        CombineLatestCollection(sources: collection.map { $0.asObservable() }, resultSelector: resultSelector)
+        CombineLatestCollection(
+            (sources: collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
     /// Emits arrays of the latest element of each source of `collection` (see
     /// `combineLatest(_:resultSelector:)`).
     public static func combineLatest<Sources: Collection>(_ collection: Sources) -> Observable<[Element]>
     where Sources.Element: ObservableType, Sources.Element.Element == Element {
-        CombineLatestCollection(sources: collection.map { $0.asObservable() }, resultSelector: { $0 })
+        CombineLatestCollection((sources: collection.map { $0.asObservable() }, resultSelector: { $0 }))
     }
 }
 
@@ -37,9 +42,11 @@ extension ObservableType where Element == Any {
         -> Observable<(repeat (each Source).Element)>
     {
         let sources = erasedSources(repeat each source)
-        return CombineLatestCollection(sources: sources) { values in
-            unpackElements(values, as: repeat (each Source).Element.self)
-        }
+        return CombineLatestCollection(
+            (
+                sources: sources,
+                resultSelector: { values in unpackElements(values, as: repeat (each Source).Element.self) }
+            ))
     }
 }
 
@@ -154,21 +161,17 @@ private struct CombineLatestIndexedObserver<SourceElement, Observer: ObserverTyp
     }
 }
 
-private final class CombineLatestCollection<SourceElement, Result>: Producer<Result> {
-    private let sources: [Observable<SourceElement>]
-    private let resultSelector: ([SourceElement]) throws -> Result
-
-    init(sources: [Observable<SourceElement>], resultSelector: @escaping ([SourceElement]) throws -> Result) {
-        self.sources = sources
-        self.resultSelector = resultSelector
-    }
-
+private final class CombineLatestCollection<SourceElement, Result>: ParameterProducer<
+    (sources: [Observable<SourceElement>], resultSelector: ([SourceElement]) throws -> Result), Result
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = CombineLatestCollectionSink<SourceElement, Observer>(
-            arity: sources.count, resultSelector: resultSelector, observer: observer, cancel: cancel)
-        let subscription = sink.run(sources)
-        return (sink, subscription)
+        run(
+            CombineLatestCollectionSink<SourceElement, Observer>(
+                arity: parameters.sources.count, resultSelector: parameters.resultSelector,
+                observer: observer, cancel: cancel)
+        ) { $0.run(parameters.sources) }
     }
 }

@@ -1,20 +1,18 @@
 extension ObservableType {
     /// Transforms each element with `transform` and emits the non-`nil` results.
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-        CompactMap(source: asObservable(), transform: transform)
+        CompactMap(asObservable(), transform)
     }
 }
 
-private final class CompactMapSink<Source, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class CompactMapSink<Source, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Source
     typealias Transform = (Source) throws -> Observer.Element?
 
     private let transform: Transform
-    private let next: NextReceiver<Observer.Element>
 
     init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
         self.transform = transform
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -28,35 +26,13 @@ private final class CompactMapSink<Source, Observer: ObserverType>: Sink<Observe
             forwardErrorAndDispose(error)
         }
     }
-
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
-        }
-    }
 }
 
-private final class CompactMap<Source, Result>: Producer<Result> {
-    private let source: Observable<Source>
-    private let transform: (Source) throws -> Result?
-
-    init(source: Observable<Source>, transform: @escaping (Source) throws -> Result?) {
-        self.source = source
-        self.transform = transform
-    }
-
+private final class CompactMap<Source, Result>: SourceProducer<Source, (Source) throws -> Result?, Result> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = CompactMapSink(transform: transform, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            CompactMapSink(transform: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -94,8 +94,6 @@ private final class Concat<Element>: Producer<Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = ConcatSink(sources: sources, observer: observer, cancel: cancel)
-        let subscription = sink.run()
-        return (sink, subscription)
+        run(ConcatSink(sources: sources, observer: observer, cancel: cancel)) { $0.run() }
     }
 }

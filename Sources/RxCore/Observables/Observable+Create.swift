@@ -74,8 +74,6 @@ private final class AnonymousObservable<Element>: Producer<Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(self)
-        return (sink, subscription)
+        run(AnonymousObservableSink(observer: observer, cancel: cancel)) { $0.run(self) }
     }
 }

@@ -2,7 +2,7 @@ extension ObservableType {
     /// Emits an element only after `dueTime` has passed on `scheduler` without another element
     /// arriving. On completion, a pending element is emitted before `completed`.
     public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
-        Debounce(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
+        Debounce(asObservable(), (dueTime: dueTime, scheduler: scheduler))
     }
 }
 
@@ -65,22 +65,19 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
     }
 }
 
-private final class Debounce<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let dueTime: RxTimeInterval
-    private let scheduler: SchedulerType
-
-    init(source: Observable<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-        self.source = source
-        self.dueTime = dueTime
-        self.scheduler = scheduler
-    }
-
+private final class Debounce<Element>: SourceProducer<
+    Element, (dueTime: RxTimeInterval, scheduler: SchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = DebounceSink(dueTime: dueTime, scheduler: scheduler, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink, subscription)
+        run(
+            DebounceSink(
+                dueTime: parameters.dueTime, scheduler: parameters.scheduler, observer: observer,
+                cancel: cancel)
+        ) {
+            $0.run(source)
+        }
     }
 }

@@ -39,8 +39,6 @@ private final class Deferred<Element>: Producer<Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = DeferredSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(factory)
-        return (sink, subscription)
+        run(DeferredSink(observer: observer, cancel: cancel)) { $0.run(factory) }
     }
 }

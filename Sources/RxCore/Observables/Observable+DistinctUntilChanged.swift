@@ -25,7 +25,7 @@ extension ObservableType {
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) throws -> Key, comparer: @escaping (Key, Key) throws -> Bool
     ) -> Observable<Element> {
-        DistinctUntilChanged(source: asObservable(), keySelector: keySelector, comparer: comparer)
+        DistinctUntilChanged(asObservable(), (keySelector: keySelector, comparer: comparer))
     }
 
     /// Drops elements whose property at `keyPath` equals the previous element's.
@@ -36,12 +36,11 @@ extension ObservableType {
     }
 }
 
-private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ElementObserver {
+private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let keySelector: (Element) throws -> Key
     private let comparer: (Key, Key) throws -> Bool
-    private let next: NextReceiver<Element>
     // Only touched by the event methods, which are never called concurrently.
     private var currentKey: Key?
 
@@ -51,7 +50,6 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
     ) {
         self.keySelector = keySelector
         self.comparer = comparer
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -68,38 +66,18 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
             forwardErrorAndDispose(error)
         }
     }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
-    }
 }
 
-private final class DistinctUntilChanged<Element, Key>: Producer<Element> {
-    private let source: Observable<Element>
-    private let keySelector: (Element) throws -> Key
-    private let comparer: (Key, Key) throws -> Bool
-
-    init(
-        source: Observable<Element>, keySelector: @escaping (Element) throws -> Key,
-        comparer: @escaping (Key, Key) throws -> Bool
-    ) {
-        self.source = source
-        self.keySelector = keySelector
-        self.comparer = comparer
-    }
-
+private final class DistinctUntilChanged<Element, Key>: SourceProducer<
+    Element, (keySelector: (Element) throws -> Key, comparer: (Key, Key) throws -> Bool), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = DistinctUntilChangedSink(
-            keySelector: keySelector, comparer: comparer, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            DistinctUntilChangedSink(
+                keySelector: parameters.keySelector, comparer: parameters.comparer, observer: observer,
+                cancel: cancel))
     }
 }

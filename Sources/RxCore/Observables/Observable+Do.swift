@@ -15,8 +15,8 @@ extension ObservableType {
         onDispose: (() -> Void)? = nil
     ) -> Observable<Element> {
         Do(
-            source: asObservable(),
-            handlers: DoHandlers(
+            asObservable(),
+            DoHandlers(
                 onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
                 onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe,
                 onSubscribed: onSubscribed, onDispose: onDispose))
@@ -35,15 +35,13 @@ private struct DoHandlers<Element> {
     let onDispose: (() -> Void)?
 }
 
-private final class DoSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class DoSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let handlers: DoHandlers<Element>
-    private let next: NextReceiver<Element>
 
     init(handlers: DoHandlers<Element>, observer: Observer, cancel: Cancelable) {
         self.handlers = handlers
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -58,46 +56,38 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ElementObser
         }
     }
 
-    func on(_ event: Event<Element>) {
+    func onSourceError(_ error: Swift.Error) {
         do {
-            switch event {
-            case .next(let element):
-                onNextElement(element)
-            case .error(let error):
-                try handlers.onError?(error)
-                forwardOn(event)
-                try handlers.afterError?(error)
-                dispose()
-            case .completed:
-                try handlers.onCompleted?()
-                forwardOn(event)
-                try handlers.afterCompleted?()
-                dispose()
-            }
-        } catch {
+            try handlers.onError?(error)
             forwardOn(.error(error))
+            try handlers.afterError?(error)
             dispose()
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
+    func onSourceCompleted() {
+        do {
+            try handlers.onCompleted?()
+            forwardOn(.completed)
+            try handlers.afterCompleted?()
+            dispose()
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }
 
-private final class Do<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let handlers: DoHandlers<Element>
-
-    init(source: Observable<Element>, handlers: DoHandlers<Element>) {
-        self.source = source
-        self.handlers = handlers
-    }
-
+private final class Do<Element>: SourceProducer<Element, DoHandlers<Element>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        handlers.onSubscribe?()
-        let sink = DoSink(handlers: handlers, observer: observer, cancel: cancel)
+        parameters.onSubscribe?()
+        let sink = DoSink(handlers: parameters, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
-        handlers.onSubscribed?()
-        let onDispose = handlers.onDispose
+        parameters.onSubscribed?()
+        let onDispose = parameters.onDispose
         let all = Disposables.create {
             subscription.dispose()
             onDispose?()

@@ -7,20 +7,9 @@ extension ObservableType {
     }
 }
 
-private final class IgnoreElementsSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+private final class IgnoreElementsSink<Element, Observer: ObserverType>: Sink<Observer>, SourceSink
 where Observer.Element == Never {
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            break
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
-        }
-    }
+    func onNextElement(_ element: Element) {}
 }
 
 private final class IgnoreElements<Element>: Producer<Never> {
@@ -33,8 +22,7 @@ private final class IgnoreElements<Element>: Producer<Never> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Never {
-        let sink = IgnoreElementsSink<Element, Observer>(observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            IgnoreElementsSink<Element, Observer>(observer: observer, cancel: cancel), observing: source)
     }
 }

@@ -6,7 +6,7 @@ extension ObservableType {
 
     /// A sequence that emits `element` and completes, on `scheduler`.
     public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        ScheduledJust(element, scheduler: scheduler)
+        ScheduledJust((element, scheduler: scheduler))
     }
 }
 
@@ -39,20 +39,15 @@ private final class ScheduledJustSink<Observer: ObserverType>: Sink<Observer> {
     }
 }
 
-private final class ScheduledJust<Element>: Producer<Element> {
-    private let element: Element
-    private let scheduler: ImmediateSchedulerType
-
-    init(_ element: Element, scheduler: ImmediateSchedulerType) {
-        self.element = element
-        self.scheduler = scheduler
-    }
-
+private final class ScheduledJust<Element>: ParameterProducer<
+    (element: Element, scheduler: ImmediateSchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = ScheduledJustSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(element, scheduler: scheduler)
-        return (sink, subscription)
+        run(ScheduledJustSink(observer: observer, cancel: cancel)) {
+            $0.run(parameters.element, scheduler: parameters.scheduler)
+        }
     }
 }

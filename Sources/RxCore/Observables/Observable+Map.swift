@@ -2,20 +2,18 @@ extension ObservableType {
     /// Transforms each element with `transform`. An error thrown by `transform` terminates the
     /// sequence with that error.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        Map(source: asObservable(), transform: transform)
+        Map(asObservable(), transform)
     }
 }
 
-private final class MapSink<Source, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class MapSink<Source, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Source
     typealias Transform = (Source) throws -> Observer.Element
 
     private let transform: Transform
-    private let next: NextReceiver<Observer.Element>
 
     init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
         self.transform = transform
-        self.next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -27,37 +25,13 @@ private final class MapSink<Source, Observer: ObserverType>: Sink<Observer>, Ele
             forwardErrorAndDispose(error)
         }
     }
-
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
-        }
-    }
 }
 
-private final class Map<Source, Result>: Producer<Result> {
-    typealias Transform = (Source) throws -> Result
-
-    private let source: Observable<Source>
-    private let transform: Transform
-
-    init(source: Observable<Source>, transform: @escaping Transform) {
-        self.source = source
-        self.transform = transform
-    }
-
+private final class Map<Source, Result>: SourceProducer<Source, (Source) throws -> Result, Result> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            MapSink(transform: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -198,9 +198,9 @@ final class Merge<SourceElement, Inner: ObservableConvertibleType>: Producer<Inn
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Inner.Element {
-        let sink = MergeSink<SourceElement, Inner, Observer>(
-            selector: selector, policy: policy, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink, subscription)
+        run(
+            MergeSink<SourceElement, Inner, Observer>(
+                selector: selector, policy: policy, observer: observer, cancel: cancel)
+        ) { $0.run(source) }
     }
 }

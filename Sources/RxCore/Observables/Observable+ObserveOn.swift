@@ -2,7 +2,7 @@ extension ObservableType {
     /// Delivers the events to the observer on `scheduler`, in order, one scheduled action per
     /// event (so on a ``TestScheduler`` each event is delivered one tick after it was queued).
     public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        ObserveOn(source: asObservable(), scheduler: scheduler)
+        ObserveOn(asObservable(), scheduler)
     }
 
     /// Deprecated RxSwift 5 name of ``observe(on:)``.
@@ -73,20 +73,11 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
     }
 }
 
-private final class ObserveOn<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let scheduler: ImmediateSchedulerType
-
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
-        self.source = source
-        self.scheduler = scheduler
-    }
-
+private final class ObserveOn<Element>: SourceProducer<Element, ImmediateSchedulerType, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            ObserveOnSink(scheduler: parameters, observer: observer, cancel: cancel))
     }
 }

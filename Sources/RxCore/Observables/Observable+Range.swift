@@ -9,7 +9,7 @@ extension ObservableType where Element: RxAbstractInteger {
     ) -> Observable<Element> {
         precondition(count >= 0, "count can't be negative")
         precondition(start &+ (count - 1) >= start || count == 0, "overflow of count")
-        return RangeProducer(start: start, count: count, scheduler: scheduler)
+        return RangeProducer((start: start, count: count, scheduler: scheduler))
     }
 }
 
@@ -30,22 +30,15 @@ where Observer.Element: RxAbstractInteger {
     }
 }
 
-private final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
-    private let start: Element
-    private let count: Element
-    private let scheduler: ImmediateSchedulerType
-
-    init(start: Element, count: Element, scheduler: ImmediateSchedulerType) {
-        self.start = start
-        self.count = count
-        self.scheduler = scheduler
-    }
-
+private final class RangeProducer<Element: RxAbstractInteger>: ParameterProducer<
+    (start: Element, count: Element, scheduler: ImmediateSchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = RangeSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(start: start, count: count, scheduler: scheduler)
-        return (sink, subscription)
+        run(RangeSink(observer: observer, cancel: cancel)) {
+            $0.run(start: parameters.start, count: parameters.count, scheduler: parameters.scheduler)
+        }
     }
 }

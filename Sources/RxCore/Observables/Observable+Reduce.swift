@@ -5,7 +5,7 @@ extension ObservableType {
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate,
         mapResult: @escaping (Accumulate) throws -> Result
     ) -> Observable<Result> {
-        Reduce(source: asObservable(), seed: seed, accumulator: accumulator, mapResult: mapResult)
+        Reduce(asObservable(), (seed: seed, accumulator: accumulator, mapResult: mapResult))
     }
 
     /// Accumulates the elements, starting from `seed`, and emits the final value when the
@@ -13,7 +13,7 @@ extension ObservableType {
     public func reduce<Accumulate>(
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
-        Reduce(source: asObservable(), seed: seed, accumulator: accumulator, mapResult: { $0 })
+        Reduce(asObservable(), (seed: seed, accumulator: accumulator, mapResult: { $0 }))
     }
 
     /// Accumulates the elements into `seed`, updated in place, and emits the final value when the
@@ -29,12 +29,12 @@ extension ObservableType {
     }
 }
 
-private final class ReduceSink<Source, Accumulate, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ReduceSink<Source, Accumulate, Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Source
 
     private let accumulator: (Accumulate, Source) throws -> Accumulate
     private let mapResult: (Accumulate) throws -> Observer.Element
-    // Only touched by `on`, which is never called concurrently.
+    // Only touched by the event methods, which are never called concurrently.
     private var accumulate: Accumulate
 
     init(
@@ -47,53 +47,40 @@ private final class ReduceSink<Source, Accumulate, Observer: ObserverType>: Sink
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            do {
-                accumulate = try accumulator(accumulate, element)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            do {
-                forwardOn(.next(try mapResult(accumulate)))
-                forwardOn(.completed)
-            } catch {
-                forwardOn(.error(error))
-            }
-            dispose()
+    func onNextElement(_ element: Source) {
+        do {
+            accumulate = try accumulator(accumulate, element)
+        } catch {
+            forwardErrorAndDispose(error)
+        }
+    }
+
+    func onSourceCompleted() {
+        do {
+            forwardOn(.next(try mapResult(accumulate)))
+            forwardCompletedAndDispose()
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }
 
-private final class Reduce<Source, Accumulate, Result>: Producer<Result> {
-    private let source: Observable<Source>
-    private let seed: Accumulate
-    private let accumulator: (Accumulate, Source) throws -> Accumulate
-    private let mapResult: (Accumulate) throws -> Result
-
-    init(
-        source: Observable<Source>, seed: Accumulate,
-        accumulator: @escaping (Accumulate, Source) throws -> Accumulate,
-        mapResult: @escaping (Accumulate) throws -> Result
-    ) {
-        self.source = source
-        self.seed = seed
-        self.accumulator = accumulator
-        self.mapResult = mapResult
-    }
-
+private final class Reduce<Source, Accumulate, Result>: SourceProducer<
+    Source,
+    (
+        seed: Accumulate, accumulator: (Accumulate, Source) throws -> Accumulate,
+        mapResult: (Accumulate) throws -> Result
+    ),
+    Result
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = ReduceSink(
-            seed: seed, accumulator: accumulator, mapResult: mapResult, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        let (seed, accumulator, mapResult) = parameters
+        return run(
+            ReduceSink(
+                seed: seed, accumulator: accumulator, mapResult: mapResult, observer: observer, cancel: cancel
+            ))
     }
 }

@@ -4,7 +4,7 @@ extension ObservableType {
     public static func repeatElement(
         _ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     ) -> Observable<Element> {
-        RepeatElement(element, scheduler: scheduler)
+        RepeatElement((element, scheduler: scheduler))
     }
 }
 
@@ -17,20 +17,15 @@ private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer> {
     }
 }
 
-private final class RepeatElement<Element>: Producer<Element> {
-    private let element: Element
-    private let scheduler: ImmediateSchedulerType
-
-    init(_ element: Element, scheduler: ImmediateSchedulerType) {
-        self.element = element
-        self.scheduler = scheduler
-    }
-
+private final class RepeatElement<Element>: ParameterProducer<
+    (element: Element, scheduler: ImmediateSchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = RepeatElementSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(element, scheduler: scheduler)
-        return (sink, subscription)
+        run(RepeatElementSink(observer: observer, cancel: cancel)) {
+            $0.run(parameters.element, scheduler: parameters.scheduler)
+        }
     }
 }

@@ -1,14 +1,14 @@
 extension ObservableType {
     /// On error, subscribes to this sequence again, for as long as it fails.
     public func retry() -> Observable<Element> {
-        Retry(source: asObservable(), maxAttemptCount: nil)
+        Retry(asObservable(), nil)
     }
 
     /// On error, subscribes to this sequence again, up to `maxAttemptCount` subscriptions in all;
     /// the error of the last attempt is emitted.
     public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         precondition(maxAttemptCount >= 0, "maxAttemptCount can't be negative")
-        return Retry(source: asObservable(), maxAttemptCount: maxAttemptCount)
+        return Retry(asObservable(), maxAttemptCount)
     }
 }
 
@@ -69,21 +69,14 @@ private final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverT
     }
 }
 
-private final class Retry<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let maxAttemptCount: Int?
-
-    init(source: Observable<Element>, maxAttemptCount: Int?) {
-        self.source = source
-        self.maxAttemptCount = maxAttemptCount
-    }
-
+private final class Retry<Element>: SourceProducer<Element, Int?, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = RetrySink(
-            source: source, maxAttemptCount: maxAttemptCount, observer: observer, cancel: cancel)
-        let subscription = sink.run()
-        return (sink, subscription)
+        run(
+            RetrySink(
+                source: source, maxAttemptCount: parameters, observer: observer,
+                cancel: cancel)
+        ) { $0.run() }
     }
 }

@@ -10,7 +10,7 @@ extension ObservableType {
     public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(
         when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable
     ) -> Observable<Element> {
-        RetryWhen(source: asObservable()) { notificationHandler($0).asObservable() }
+        RetryWhen(asObservable(), { notificationHandler($0).asObservable() })
     }
 
     /// On error, lets `notificationHandler` decide what happens: the handler receives the
@@ -20,7 +20,7 @@ extension ObservableType {
     public func retry<TriggerObservable: ObservableType>(
         when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable
     ) -> Observable<Element> {
-        RetryWhen(source: asObservable()) { notificationHandler($0).asObservable() }
+        RetryWhen(asObservable(), { notificationHandler($0).asObservable() })
     }
 
     /// Deprecated RxSwift 5 name of `retry(when:)`.
@@ -157,23 +157,16 @@ private struct RetryWhenTriggerObserver<Failure: Swift.Error, Trigger, Observer:
     }
 }
 
-private final class RetryWhen<Element, Failure: Swift.Error, Trigger>: Producer<Element> {
-    typealias Handler = (Observable<Failure>) -> Observable<Trigger>
-
-    private let source: Observable<Element>
-    private let handler: Handler
-
-    init(source: Observable<Element>, handler: @escaping Handler) {
-        self.source = source
-        self.handler = handler
-    }
-
+private final class RetryWhen<Element, Failure: Swift.Error, Trigger>: SourceProducer<
+    Element, (Observable<Failure>) -> Observable<Trigger>, Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = RetryWhenSink<Failure, Trigger, Observer>(
-            source: source, observer: observer, cancel: cancel)
-        let subscription = sink.run(handler: handler)
-        return (sink, subscription)
+        run(
+            RetryWhenSink<Failure, Trigger, Observer>(
+                source: source, observer: observer, cancel: cancel)
+        ) { $0.run(handler: parameters) }
     }
 }

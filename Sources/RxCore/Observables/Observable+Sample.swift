@@ -5,7 +5,7 @@ extension ObservableType {
     public func sample<Source: ObservableType>(_ sampler: Source, defaultValue: Element? = nil) -> Observable<
         Element
     > {
-        Sample(source: asObservable(), sampler: sampler.asObservable(), defaultValue: defaultValue)
+        Sample(asObservable(), (sampler: sampler.asObservable(), defaultValue: defaultValue))
     }
 }
 
@@ -76,23 +76,16 @@ private struct SamplerObserver<Sampler, Observer: ObserverType>: ObserverType {
     }
 }
 
-private final class Sample<Element, Sampler>: Producer<Element> {
-    private let source: Observable<Element>
-    private let sampler: Observable<Sampler>
-    private let defaultValue: Element?
-
-    init(source: Observable<Element>, sampler: Observable<Sampler>, defaultValue: Element?) {
-        self.source = source
-        self.sampler = sampler
-        self.defaultValue = defaultValue
-    }
-
+private final class Sample<Element, Sampler>: SourceProducer<
+    Element, (sampler: Observable<Sampler>, defaultValue: Element?), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SampleSink<Sampler, Observer>(
-            defaultValue: defaultValue, observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, sampler: sampler)
-        return (sink, subscription)
+        run(
+            SampleSink<Sampler, Observer>(
+                defaultValue: parameters.defaultValue, observer: observer, cancel: cancel)
+        ) { $0.run(source: source, sampler: parameters.sampler) }
     }
 }

@@ -4,7 +4,7 @@ extension ObservableType {
     public func scan<Accumulate>(
         into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
     ) -> Observable<Accumulate> {
-        Scan(source: asObservable(), seed: seed, accumulator: accumulator)
+        Scan(asObservable(), (seed: seed, accumulator: accumulator))
     }
 
     /// Emits each intermediate result of accumulating the elements, starting from `seed`.
@@ -13,18 +13,23 @@ extension ObservableType {
     public func scan<Accumulate>(
         _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
     ) -> Observable<Accumulate> {
-        Scan(source: asObservable(), seed: seed) { accumulate, element in
-            accumulate = try accumulator(accumulate, element)
-        }
+        Scan(
+            asObservable(),
+            (
+                seed: seed,
+                accumulator: { accumulate, element in
+                    accumulate = try accumulator(accumulate, element)
+                }
+            ))
     }
 }
 
-private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Source
     typealias Accumulate = Observer.Element
 
     private let accumulator: (inout Accumulate, Source) throws -> Void
-    // Only touched by `on`, which is never called concurrently.
+    // Only touched by the event methods, which are never called concurrently.
     private var accumulate: Accumulate
 
     init(
@@ -37,45 +42,26 @@ private final class ScanSink<Source, Observer: ObserverType>: Sink<Observer>, Ob
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Source>) {
-        switch event {
-        case .next(let element):
-            do {
-                try accumulator(&accumulate, element)
-                forwardOn(.next(accumulate))
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
+    func onNextElement(_ element: Source) {
+        do {
+            try accumulator(&accumulate, element)
+            forwardOn(.next(accumulate))
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }
 
-private final class Scan<Source, Accumulate>: Producer<Accumulate> {
-    private let source: Observable<Source>
-    private let seed: Accumulate
-    private let accumulator: (inout Accumulate, Source) throws -> Void
-
-    init(
-        source: Observable<Source>, seed: Accumulate,
-        accumulator: @escaping (inout Accumulate, Source) throws -> Void
-    ) {
-        self.source = source
-        self.seed = seed
-        self.accumulator = accumulator
-    }
-
+private final class Scan<Source, Accumulate>: SourceProducer<
+    Source, (seed: Accumulate, accumulator: (inout Accumulate, Source) throws -> Void), Accumulate
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Accumulate {
-        let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            ScanSink(
+                seed: parameters.seed, accumulator: parameters.accumulator, observer: observer, cancel: cancel
+            ))
     }
 }

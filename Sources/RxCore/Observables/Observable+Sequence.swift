@@ -64,8 +64,8 @@ private final class ObservableSequence<Source: Sequence>: Producer<Source.Elemen
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = ObservableSequenceSink<Source, Observer>(observer: observer, cancel: cancel)
-        let subscription = sink.run(self)
-        return (sink, subscription)
+        run(ObservableSequenceSink<Source, Observer>(observer: observer, cancel: cancel)) {
+            $0.run(self)
+        }
     }
 }

@@ -2,20 +2,18 @@ extension ObservableType {
     /// Drops the first `count` elements and emits the rest.
     public func skip(_ count: Int) -> Observable<Element> {
         precondition(count >= 0, "count can't be negative")
-        return SkipCount(source: asObservable(), count: count)
+        return SkipCount(asObservable(), count)
     }
 }
 
-private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipCountSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
-    private let next: NextReceiver<Element>
     // Only touched by the event methods, which are never called concurrently.
     private var remaining: Int
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         remaining = count
-        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -26,32 +24,13 @@ private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, Eleme
             next.receive(element)
         }
     }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
-    }
 }
 
-private final class SkipCount<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
+private final class SkipCount<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            SkipCountSink(count: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -4,22 +4,16 @@ extension ObservableType {
     /// Drops the elements that arrive within `duration` of the subscription (measured on
     /// `scheduler`) and emits the rest. Terminal events are emitted at any time.
     public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
-        SkipDuration(source: asObservable(), duration: duration, scheduler: scheduler)
+        SkipDuration(asObservable(), (duration: duration, scheduler: scheduler))
     }
 }
 
 /// `open` is set by the timer on the scheduler's thread and read by the source's events, which
 /// may arrive on another thread; it never goes back to `false`.
-private final class SkipDurationSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipDurationSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
-    private let next: NextReceiver<Element>
     private let open = Atomic<Bool>(false)
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     /// Starts the timer, then subscribes the source (RxSwift's order).
     func run(source: Observable<Element>, duration: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
@@ -36,34 +30,17 @@ private final class SkipDurationSink<Observer: ObserverType>: Sink<Observer>, El
             next.receive(element)
         }
     }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
-    }
 }
 
-private final class SkipDuration<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let duration: RxTimeInterval
-    private let scheduler: SchedulerType
-
-    init(source: Observable<Element>, duration: RxTimeInterval, scheduler: SchedulerType) {
-        self.source = source
-        self.duration = duration
-        self.scheduler = scheduler
-    }
-
+private final class SkipDuration<Element>: SourceProducer<
+    Element, (duration: RxTimeInterval, scheduler: SchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipDurationSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, duration: duration, scheduler: scheduler)
-        return (sink, subscription)
+        run(SkipDurationSink(observer: observer, cancel: cancel)) {
+            $0.run(source: source, duration: parameters.duration, scheduler: parameters.scheduler)
+        }
     }
 }

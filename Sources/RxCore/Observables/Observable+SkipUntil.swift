@@ -5,24 +5,18 @@ extension ObservableType {
     /// As in RxSwift, if this sequence completes before `other` has emitted, the completion is
     /// not emitted either: the subscription ends without a terminal event.
     public func skip<Source: ObservableType>(until other: Source) -> Observable<Element> {
-        SkipUntil(source: asObservable(), other: other.asObservable())
+        SkipUntil(asObservable(), other.asObservable())
     }
 }
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
 /// source and of `other`, guards `forwarding`, and is held while forwarding.
-private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipUntilSink<Other, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     fileprivate let lock = RxLock(recursive: true)
-    private let next: NextReceiver<Element>
     /// Set when `other` emits its first element; never reset.
     fileprivate var forwarding = false
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         lock.lock()
@@ -40,22 +34,16 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         return Disposables.create(sourceSubscription, otherObserver.subscription)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error:
-            lock.withLock {
-                forwardOn(event)
-                dispose()
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock {
+            if forwarding {
+                forwardOn(.completed)
             }
-        case .completed:
-            lock.withLock {
-                if forwarding {
-                    forwardOn(event)
-                }
-                dispose()
-            }
+            dispose()
         }
     }
 }
@@ -78,8 +66,7 @@ private final class SkipUntilOtherObserver<Other, Observer: ObserverType>: Obser
                 parent.forwarding = true
                 subscription.dispose()
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.forwardErrorAndDispose(error)
             case .completed:
                 subscription.dispose()
             }
@@ -87,20 +74,12 @@ private final class SkipUntilOtherObserver<Other, Observer: ObserverType>: Obser
     }
 }
 
-private final class SkipUntil<Element, Other>: Producer<Element> {
-    private let source: Observable<Element>
-    private let other: Observable<Other>
-
-    init(source: Observable<Element>, other: Observable<Other>) {
-        self.source = source
-        self.other = other
-    }
-
+private final class SkipUntil<Element, Other>: SourceProducer<Element, Observable<Other>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, other: other)
-        return (sink, subscription)
+        run(SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)) {
+            $0.run(source: source, other: parameters)
+        }
     }
 }

@@ -3,22 +3,20 @@ extension ObservableType {
     /// returns `false` on, emits every element without calling `predicate` again. An error thrown
     /// by `predicate` terminates the sequence with that error.
     public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        SkipWhile(source: asObservable(), predicate: predicate)
+        SkipWhile(asObservable(), predicate)
     }
 }
 
-private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class SkipWhileSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let predicate: (Element) throws -> Bool
-    private let next: NextReceiver<Element>
     // Set once `predicate` returned `false`; only touched by the event methods, which are never
     // called concurrently.
     private var emitting = false
 
     init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: Cancelable) {
         self.predicate = predicate
-        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -36,32 +34,13 @@ private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, Eleme
             next.receive(element)
         }
     }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
-        }
-    }
 }
 
-private final class SkipWhile<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let predicate: (Element) throws -> Bool
-
-    init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
-        self.source = source
-        self.predicate = predicate
-    }
-
+private final class SkipWhile<Element>: SourceProducer<Element, (Element) throws -> Bool, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            SkipWhileSink(predicate: parameters, observer: observer, cancel: cancel))
     }
 }

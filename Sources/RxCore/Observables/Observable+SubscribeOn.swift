@@ -2,7 +2,7 @@ extension ObservableType {
     /// Subscribes to (and later disposes) this sequence on `scheduler`. Events are delivered
     /// wherever the source emits them; use ``observe(on:)`` to move them.
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        SubscribeOn(source: asObservable(), scheduler: scheduler)
+        SubscribeOn(asObservable(), scheduler)
     }
 
     /// Deprecated RxSwift 5 name of ``subscribe(on:)``.
@@ -12,7 +12,7 @@ extension ObservableType {
     }
 }
 
-private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     func run(source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {
@@ -30,28 +30,17 @@ private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, Obs
         return everything
     }
 
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
+    func onNextElement(_ element: Element) {
+        forwardOn(.next(element))
     }
 }
 
-private final class SubscribeOn<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let scheduler: ImmediateSchedulerType
-
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
-        self.source = source
-        self.scheduler = scheduler
-    }
-
+private final class SubscribeOn<Element>: SourceProducer<Element, ImmediateSchedulerType, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = SubscribeOnSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, scheduler: scheduler)
-        return (sink, subscription)
+        run(SubscribeOnSink(observer: observer, cancel: cancel)) {
+            $0.run(source: source, scheduler: parameters)
+        }
     }
 }

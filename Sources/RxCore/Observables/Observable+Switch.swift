@@ -137,9 +137,9 @@ private final class Switch<SourceElement, Inner: ObservableConvertibleType>: Pro
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Inner.Element {
-        let sink = SwitchSink<SourceElement, Inner, Observer>(
-            selector: selector, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink, subscription)
+        run(
+            SwitchSink<SourceElement, Inner, Observer>(
+                selector: selector, observer: observer, cancel: cancel)
+        ) { $0.run(source) }
     }
 }

@@ -5,20 +5,18 @@ extension ObservableType {
         if count == 0 {
             return .empty()
         }
-        return TakeCount(source: asObservable(), count: count)
+        return TakeCount(asObservable(), count)
     }
 }
 
-private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class TakeCountSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
-    private let next: NextReceiver<Element>
     // Only touched by the event methods, which are never called concurrently.
     private var remaining: Int
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
         remaining = count
-        next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -27,41 +25,16 @@ private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, Eleme
         remaining -= 1
         next.receive(element)
         if remaining == 0 {
-            complete()
-        }
-    }
-
-    @inline(never)
-    private func complete() {
-        forwardOn(.completed)
-        dispose()
-    }
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            onNextElement(element)
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
+            forwardCompletedAndDispose()
         }
     }
 }
 
-private final class TakeCount<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
+private final class TakeCount<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            TakeCountSink(count: parameters, observer: observer, cancel: cancel))
     }
 }

@@ -3,16 +3,16 @@ extension ObservableType {
     /// emitted before the completion; an error is emitted without the buffered elements.
     public func takeLast(_ count: Int) -> Observable<Element> {
         precondition(count >= 0, "count can't be negative")
-        return TakeLast(source: asObservable(), count: count)
+        return TakeLast(asObservable(), count)
     }
 }
 
-private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let count: Int
-    // Holds at most `count` elements, the latest ones. Only touched by `on`, which is never
-    // called concurrently.
+    // Holds at most `count` elements, the latest ones. Only touched by the event methods, which
+    // are never called concurrently.
     private var buffer = RxQueue<Element>()
 
     init(count: Int, observer: Observer, cancel: Cancelable) {
@@ -20,41 +20,27 @@ private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, Observ
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            buffer.enqueue(element)
-            if buffer.count > count {
-                _ = buffer.dequeue()
-            }
-        case .error:
-            forwardOn(event)
-            dispose()
-        case .completed:
-            // `forwardOn` stops delivering if the observer disposes the subscription meanwhile.
-            while let element = buffer.dequeue() {
-                forwardOn(.next(element))
-            }
-            forwardOn(.completed)
-            dispose()
+    func onNextElement(_ element: Element) {
+        buffer.enqueue(element)
+        if buffer.count > count {
+            _ = buffer.dequeue()
         }
+    }
+
+    func onSourceCompleted() {
+        // `forwardOn` stops delivering if the observer disposes the subscription meanwhile.
+        while let element = buffer.dequeue() {
+            forwardOn(.next(element))
+        }
+        forwardCompletedAndDispose()
     }
 }
 
-private final class TakeLast<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let count: Int
-
-    init(source: Observable<Element>, count: Int) {
-        self.source = source
-        self.count = count
-    }
-
+private final class TakeLast<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            TakeLastSink(count: parameters, observer: observer, cancel: cancel))
     }
 }

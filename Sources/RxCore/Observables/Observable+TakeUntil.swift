@@ -10,7 +10,7 @@ extension ObservableType {
     /// Emits the elements until `other` emits an element, then completes. An error of `other` is
     /// emitted; its completion is ignored.
     public func take<Source: ObservableType>(until other: Source) -> Observable<Element> {
-        TakeUntil(source: asObservable(), other: other.asObservable())
+        TakeUntil(asObservable(), other.asObservable())
     }
 
     /// Emits the elements until `predicate` returns `true` for one, then completes; with
@@ -18,22 +18,16 @@ extension ObservableType {
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive)
         -> Observable<Element>
     {
-        TakeWhile(source: asObservable(), behavior: behavior) { try !predicate($0) }
+        TakeWhile(asObservable(), (behavior: behavior, predicate: { try !predicate($0) }))
     }
 }
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the
 /// source and of `other`, and is held while forwarding.
-private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ElementObserver {
+private final class TakeUntilSink<Other, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     fileprivate let lock = RxLock(recursive: true)
-    private let next: NextReceiver<Element>
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         lock.lock()
@@ -49,15 +43,12 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         return Disposables.create(otherSubscription, sourceSubscription)
     }
 
-    func on(_ event: Event<Element>) {
-        if case .next(let element) = event {
-            onNextElement(element)
-            return
-        }
-        lock.withLock {
-            forwardOn(event)
-            dispose()
-        }
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock { forwardCompletedAndDispose() }
     }
 }
 
@@ -70,11 +61,9 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
         parent.lock.withLock {
             switch event {
             case .next:
-                parent.forwardOn(.completed)
-                parent.dispose()
+                parent.forwardCompletedAndDispose()
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.forwardErrorAndDispose(error)
             case .completed:
                 break
             }
@@ -82,20 +71,12 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
     }
 }
 
-private final class TakeUntil<Element, Other>: Producer<Element> {
-    private let source: Observable<Element>
-    private let other: Observable<Other>
-
-    init(source: Observable<Element>, other: Observable<Other>) {
-        self.source = source
-        self.other = other
-    }
-
+private final class TakeUntil<Element, Other>: SourceProducer<Element, Observable<Other>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)
-        let subscription = sink.run(source: source, other: other)
-        return (sink, subscription)
+        run(TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)) {
+            $0.run(source: source, other: parameters)
+        }
     }
 }

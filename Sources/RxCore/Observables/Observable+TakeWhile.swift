@@ -4,11 +4,11 @@ extension ObservableType {
     public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive)
         -> Observable<Element>
     {
-        TakeWhile(source: asObservable(), behavior: behavior, predicate: predicate)
+        TakeWhile(asObservable(), (behavior: behavior, predicate: predicate))
     }
 }
 
-private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let predicate: (Element) throws -> Bool
@@ -23,47 +23,34 @@ private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, Obser
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            if isDisposed { return }
-            do {
-                if try predicate(element) {
-                    forwardOn(event)
-                    return
-                }
-                if behavior == .inclusive {
-                    forwardOn(event)
-                }
-                forwardOn(.completed)
-            } catch {
-                forwardOn(.error(error))
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        do {
+            if try predicate(element) {
+                forwardOn(.next(element))
+                return
             }
-            dispose()
-        case .error, .completed:
-            forwardOn(event)
-            dispose()
+            if behavior == .inclusive {
+                forwardOn(.next(element))
+            }
+            forwardCompletedAndDispose()
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }
 
 /// Also the producer of `take(until:behavior:)`, with the predicate negated.
-final class TakeWhile<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let behavior: TakeBehavior
-    private let predicate: (Element) throws -> Bool
-
-    init(source: Observable<Element>, behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool) {
-        self.source = source
-        self.behavior = behavior
-        self.predicate = predicate
-    }
-
+final class TakeWhile<Element>: SourceProducer<
+    Element, (behavior: TakeBehavior, predicate: (Element) throws -> Bool), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TakeWhileSink(predicate: predicate, behavior: behavior, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            TakeWhileSink(
+                predicate: parameters.predicate, behavior: parameters.behavior, observer: observer,
+                cancel: cancel))
     }
 }

@@ -7,7 +7,7 @@ extension ObservableType {
     public func throttle(_ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType)
         -> Observable<Element>
     {
-        Throttle(source: asObservable(), dueTime: dueTime, latest: latest, scheduler: scheduler)
+        Throttle(asObservable(), (dueTime: dueTime, latest: latest, scheduler: scheduler))
     }
 }
 
@@ -102,25 +102,17 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
     }
 }
 
-private final class Throttle<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let dueTime: RxTimeInterval
-    private let latest: Bool
-    private let scheduler: SchedulerType
-
-    init(source: Observable<Element>, dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType) {
-        self.source = source
-        self.dueTime = dueTime
-        self.latest = latest
-        self.scheduler = scheduler
-    }
-
+private final class Throttle<Element>: SourceProducer<
+    Element, (dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = ThrottleSink(
-            dueTime: dueTime, latest: latest, scheduler: scheduler, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink, subscription)
+        run(
+            ThrottleSink(
+                dueTime: parameters.dueTime, latest: parameters.latest, scheduler: parameters.scheduler,
+                observer: observer, cancel: cancel)
+        ) { $0.run(source) }
     }
 }

@@ -1,7 +1,7 @@
 extension ObservableType where Element: RxAbstractInteger {
     /// A sequence that emits 0, 1, 2, … every `period` on `scheduler`, the first after one period.
     public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
-        TimerProducer(dueTime: period, period: period, scheduler: scheduler)
+        TimerProducer((dueTime: period, period: period, scheduler: scheduler))
     }
 
     /// A sequence that emits 0 after `dueTime` on `scheduler`; then, if `period` is given, 1, 2, …
@@ -11,7 +11,7 @@ extension ObservableType where Element: RxAbstractInteger {
     )
         -> Observable<Element>
     {
-        TimerProducer(dueTime: dueTime, period: period, scheduler: scheduler)
+        TimerProducer((dueTime: dueTime, period: period, scheduler: scheduler))
     }
 }
 
@@ -35,22 +35,15 @@ where Observer.Element: RxAbstractInteger {
     }
 }
 
-private final class TimerProducer<Element: RxAbstractInteger>: Producer<Element> {
-    private let dueTime: RxTimeInterval
-    private let period: RxTimeInterval?
-    private let scheduler: SchedulerType
-
-    init(dueTime: RxTimeInterval, period: RxTimeInterval?, scheduler: SchedulerType) {
-        self.dueTime = dueTime
-        self.period = period
-        self.scheduler = scheduler
-    }
-
+private final class TimerProducer<Element: RxAbstractInteger>: ParameterProducer<
+    (dueTime: RxTimeInterval, period: RxTimeInterval?, scheduler: SchedulerType), Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        let sink = TimerSink(observer: observer, cancel: cancel)
-        let subscription = sink.run(dueTime: dueTime, period: period, scheduler: scheduler)
-        return (sink, subscription)
+        run(TimerSink(observer: observer, cancel: cancel)) {
+            $0.run(dueTime: parameters.dueTime, period: parameters.period, scheduler: parameters.scheduler)
+        }
     }
 }

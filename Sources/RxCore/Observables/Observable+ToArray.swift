@@ -7,23 +7,18 @@ extension ObservableType {
     }
 }
 
-private final class ToArraySink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+private final class ToArraySink<Element, Observer: ObserverType>: Sink<Observer>, SourceSink
 where Observer.Element == [Element] {
-    // Only touched by `on`, which is never called concurrently.
+    // Only touched by the event methods, which are never called concurrently.
     private var elements: [Element] = []
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            elements.append(element)
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.next(elements))
-            forwardOn(.completed)
-            dispose()
-        }
+    func onNextElement(_ element: Element) {
+        elements.append(element)
+    }
+
+    func onSourceCompleted() {
+        forwardOn(.next(elements))
+        forwardCompletedAndDispose()
     }
 }
 
@@ -37,8 +32,6 @@ private final class ToArray<Element>: Producer<[Element]> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == [Element] {
-        let sink = ToArraySink<Element, Observer>(observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(ToArraySink<Element, Observer>(observer: observer, cancel: cancel), observing: source)
     }
 }

@@ -5,7 +5,7 @@ extension ObservableType {
     public func withLatestFrom<Source: ObservableConvertibleType, Result>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> Result
     ) -> Observable<Result> {
-        WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: resultSelector)
+        WithLatestFrom(asObservable(), (second: second.asObservable(), resultSelector: resultSelector))
     }
 
     /// For each element, emits the latest element of `second` (dropping elements that arrive
@@ -19,7 +19,7 @@ extension ObservableType {
 
 /// `lock` (recursive: a source may emit while being subscribed) serializes both sources, guards
 /// `latest`, and is held while forwarding.
-private final class WithLatestFromSink<First, Second, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class WithLatestFromSink<First, Second, Observer: ObserverType>: Sink<Observer>, SourceSink {
     typealias Element = First
 
     private let resultSelector: (First, Second) throws -> Observer.Element
@@ -40,25 +40,23 @@ private final class WithLatestFromSink<First, Second, Observer: ObserverType>: S
         return Disposables.create(firstSubscription, secondSubscription)
     }
 
-    func on(_ event: Event<First>) {
+    func onNextElement(_ element: First) {
         lock.withLock {
-            switch event {
-            case .next(let element):
-                guard let latest else { return }
-                do {
-                    forwardOn(.next(try resultSelector(element, latest)))
-                } catch {
-                    forwardOn(.error(error))
-                    dispose()
-                }
-            case .error(let error):
-                forwardOn(.error(error))
-                dispose()
-            case .completed:
-                forwardOn(.completed)
-                dispose()
+            guard let latest else { return }
+            do {
+                forwardOn(.next(try resultSelector(element, latest)))
+            } catch {
+                forwardErrorAndDispose(error)
             }
         }
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock { forwardCompletedAndDispose() }
     }
 }
 
@@ -73,8 +71,7 @@ private struct WithLatestFromSecondObserver<First, Second, Observer: ObserverTyp
             case .next(let element):
                 parent.latest = element
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.forwardErrorAndDispose(error)
             case .completed:
                 break
             }
@@ -82,26 +79,16 @@ private struct WithLatestFromSecondObserver<First, Second, Observer: ObserverTyp
     }
 }
 
-private final class WithLatestFrom<First, Second, Result>: Producer<Result> {
-    private let first: Observable<First>
-    private let second: Observable<Second>
-    private let resultSelector: (First, Second) throws -> Result
-
-    init(
-        first: Observable<First>, second: Observable<Second>,
-        resultSelector: @escaping (First, Second) throws -> Result
-    ) {
-        self.first = first
-        self.second = second
-        self.resultSelector = resultSelector
-    }
-
+private final class WithLatestFrom<First, Second, Result>: SourceProducer<
+    First, (second: Observable<Second>, resultSelector: (First, Second) throws -> Result), Result
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = WithLatestFromSink<First, Second, Observer>(
-            resultSelector: resultSelector, observer: observer, cancel: cancel)
-        let subscription = sink.run(first: first, second: second)
-        return (sink, subscription)
+        run(
+            WithLatestFromSink<First, Second, Observer>(
+                resultSelector: parameters.resultSelector, observer: observer, cancel: cancel)
+        ) { $0.run(first: source, second: parameters.second) }
     }
 }

@@ -16,7 +16,7 @@ extension ObservableType {
 }
 
 private final class WithUnretainedSink<Object: AnyObject, Element, Observer: ObserverType>: Sink<Observer>,
-    ObserverType
+    SourceSink
 {
     typealias ResultSelector = (Object, Element) -> Observer.Element
 
@@ -29,23 +29,13 @@ private final class WithUnretainedSink<Object: AnyObject, Element, Observer: Obs
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let element):
-            if isDisposed { return }
-            guard let object else {
-                forwardOn(.completed)
-                dispose()
-                return
-            }
-            forwardOn(.next(resultSelector(object, element)))
-        case .error(let error):
-            forwardOn(.error(error))
-            dispose()
-        case .completed:
-            forwardOn(.completed)
-            dispose()
+    func onNextElement(_ element: Element) {
+        if isDisposed { return }
+        guard let object else {
+            forwardCompletedAndDispose()
+            return
         }
+        forwardOn(.next(resultSelector(object, element)))
     }
 }
 
@@ -65,9 +55,9 @@ private final class WithUnretained<Object: AnyObject, Element, Out>: Producer<Ou
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Out {
         // `object` may already be gone: the sink then completes at the first element.
-        let sink = WithUnretainedSink(
-            object: object, resultSelector: resultSelector, observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink, subscription)
+        run(
+            WithUnretainedSink(
+                object: object, resultSelector: resultSelector, observer: observer, cancel: cancel),
+            observing: source)
     }
 }

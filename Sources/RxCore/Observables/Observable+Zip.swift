@@ -9,10 +9,14 @@ extension ObservableType {
         resultSelector: @escaping (repeat (each Source).Element) throws -> Element
     ) -> Observable<Element> {
         let sources = erasedSources(repeat each source)
-        return ZipCollection(sources: sources) { values in
-            let elements = unpackElements(values, as: repeat (each Source).Element.self)
-            return try resultSelector(repeat each elements)
-        }
+        return ZipCollection(
+            (
+                sources: sources,
+                resultSelector: { values in
+                    let elements = unpackElements(values, as: repeat (each Source).Element.self)
+                    return try resultSelector(repeat each elements)
+                }
+            ))
     }
 
     /// Like `zip(_:resultSelector:)` for a collection of sources of one element type. With no
@@ -20,14 +24,14 @@ extension ObservableType {
     public static func zip<Sources: Collection>(
         _ collection: Sources, resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
     ) -> Observable<Element> where Sources.Element: ObservableType {
-        ZipCollection(sources: collection.map { $0.asObservable() }, resultSelector: resultSelector)
+        ZipCollection((sources: collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
     /// Emits arrays of the n-th elements of the sources of `collection` (see
     /// `zip(_:resultSelector:)`).
     public static func zip<Sources: Collection>(_ collection: Sources) -> Observable<[Element]>
     where Sources.Element: ObservableType, Sources.Element.Element == Element {
-        ZipCollection(sources: collection.map { $0.asObservable() }, resultSelector: { $0 })
+        ZipCollection((sources: collection.map { $0.asObservable() }, resultSelector: { $0 }))
     }
 }
 
@@ -37,9 +41,11 @@ extension ObservableType where Element == Any {
         -> Observable<(repeat (each Source).Element)>
     {
         let sources = erasedSources(repeat each source)
-        return ZipCollection(sources: sources) { values in
-            unpackElements(values, as: repeat (each Source).Element.self)
-        }
+        return ZipCollection(
+            (
+                sources: sources,
+                resultSelector: { values in unpackElements(values, as: repeat (each Source).Element.self) }
+            ))
     }
 }
 
@@ -122,21 +128,17 @@ private struct ZipIndexedObserver<SourceElement, Observer: ObserverType>: Observ
     }
 }
 
-private final class ZipCollection<SourceElement, Result>: Producer<Result> {
-    private let sources: [Observable<SourceElement>]
-    private let resultSelector: ([SourceElement]) throws -> Result
-
-    init(sources: [Observable<SourceElement>], resultSelector: @escaping ([SourceElement]) throws -> Result) {
-        self.sources = sources
-        self.resultSelector = resultSelector
-    }
-
+private final class ZipCollection<SourceElement, Result>: ParameterProducer<
+    (sources: [Observable<SourceElement>], resultSelector: ([SourceElement]) throws -> Result), Result
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
-        let sink = ZipCollectionSink<SourceElement, Observer>(
-            arity: sources.count, resultSelector: resultSelector, observer: observer, cancel: cancel)
-        let subscription = sink.run(sources)
-        return (sink, subscription)
+        run(
+            ZipCollectionSink<SourceElement, Observer>(
+                arity: parameters.sources.count, resultSelector: parameters.resultSelector,
+                observer: observer, cancel: cancel)
+        ) { $0.run(parameters.sources) }
     }
 }

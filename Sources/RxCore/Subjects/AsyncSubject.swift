@@ -15,7 +15,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
     /// Whether the subject has at least one observer.
     public var hasObservers: Bool {
-        core.lock.withLock { !core.observers.isEmpty }
+        core.hasObservers
     }
 
     /// Records an element, or emits the final events on a terminal event.

@@ -7,10 +7,6 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     private let core = SubjectCore<Element>()
     // Guarded by `core.lock`.
     private var element: Element
-    private var stopEvent: Event<Element>?
-    // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
-    private var stopped = false
-    private var disposed = false
 
     /// Creates a subject whose current value is `value`.
     public init(value: Element) {
@@ -22,20 +18,20 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// after ``dispose()``.
     public func value() throws -> Element {
         try core.lock.withLock {
-            if disposed { throw RxError.disposed(object: self) }
-            if case .error(let error) = stopEvent { throw error }
+            if core.disposed { throw RxError.disposed(object: self) }
+            if case .error(let error) = core.stopEvent { throw error }
             return element
         }
     }
 
     /// Whether the subject has at least one observer.
     public var hasObservers: Bool {
-        core.lock.withLock { !core.observers.isEmpty }
+        core.hasObservers
     }
 
     /// Whether ``dispose()`` was called.
     public var isDisposed: Bool {
-        core.lock.withLock { disposed }
+        core.isDisposed
     }
 
     /// Makes `event`'s element the current value and emits it. Ignored after a terminal event or
@@ -45,26 +41,13 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             onNext(element)
             return
         }
-        core.lock.lock()
-        if stopped || disposed {
-            core.lock.unlock()
-            return
-        }
-        let observers = core.observers
-        stopped = true
-        stopEvent = event
-        core.observers.removeAll()
-        core.broadcastAndUnlock(event, to: observers)
+        core.stop(event)
     }
 
     /// Makes `element` the current value and emits it; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
-        core.lock.lock()
-        if stopped || disposed {
-            core.lock.unlock()
-            return
-        }
+        guard core.lockForEvent() else { return }
         self.element = element
         core.broadcastNextAndUnlock(element, to: core.observers)
     }
@@ -73,14 +56,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         core.lock.lock()
-        if disposed {
-            core.lock.unlock()
-            observer.on(.error(RxError.disposed(object: self)))
-            return Disposables.create()
-        }
-        if let stopEvent {
-            core.lock.unlock()
-            observer.on(stopEvent)
+        if core.rejectAndUnlock(observer, of: self) {
             return Disposables.create()
         }
         let entry = core.add(observer)
@@ -96,10 +72,6 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// Unsubscribes every observer; later events are ignored, later subscribers fail with
     /// `RxError.disposed` and ``value()`` throws it.
     public func dispose() {
-        core.lock.withLock {
-            disposed = true
-            stopEvent = nil
-            core.removeAllObservers()
-        }
+        core.dispose()
     }
 }

@@ -6,10 +6,6 @@
 /// they were accepted (see `SubjectCore`).
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
     private let core = SubjectCore<Element>()
-    // Guarded by `core.lock`.
-    private var stopEvent: Event<Element>?
-    private var stopped = false
-    private var disposed = false
 
     /// Creates a subject.
     public override init() {
@@ -18,12 +14,12 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
 
     /// Whether the subject has at least one observer.
     public var hasObservers: Bool {
-        core.lock.withLock { !core.observers.isEmpty }
+        core.hasObservers
     }
 
     /// Whether ``dispose()`` was called.
     public var isDisposed: Bool {
-        core.lock.withLock { disposed }
+        core.isDisposed
     }
 
     /// Emits `event` to the current observers. Ignored after a terminal event or disposal.
@@ -32,28 +28,13 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
             onNext(element)
             return
         }
-        core.lock.lock()
-        if stopped || disposed {
-            core.lock.unlock()
-            return
-        }
-        let observers = core.observers
-        if event.isStopEvent {
-            stopped = true
-            stopEvent = event
-            core.observers.removeAll()
-        }
-        core.broadcastAndUnlock(event, to: observers)
+        core.stop(event)
     }
 
     /// Emits `element` to the current observers; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
-        core.lock.lock()
-        if stopped || disposed {
-            core.lock.unlock()
-            return
-        }
+        guard core.lockForEvent() else { return }
         core.broadcastNextAndUnlock(element, to: core.observers)
     }
 
@@ -61,14 +42,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         core.lock.lock()
-        if let stopEvent {
-            core.lock.unlock()
-            observer.on(stopEvent)
-            return Disposables.create()
-        }
-        if disposed {
-            core.lock.unlock()
-            observer.on(.error(RxError.disposed(object: self)))
+        if core.rejectAndUnlock(observer, of: self) {
             return Disposables.create()
         }
         let entry = core.add(observer)
@@ -84,10 +58,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     /// Unsubscribes every observer; later events are ignored and later subscribers fail with
     /// `RxError.disposed`.
     public func dispose() {
-        core.lock.withLock {
-            disposed = true
-            stopEvent = nil
-            core.removeAllObservers()
-        }
+        core.dispose()
     }
 }

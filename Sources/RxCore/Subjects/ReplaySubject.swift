@@ -6,10 +6,6 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     private let bufferSize: Int?
     // Guarded by `core.lock`.
     private var buffer = RxQueue<Element>()
-    private var stopEvent: Event<Element>?
-    // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
-    private var stopped = false
-    private var disposed = false
 
     private init(bufferSize: Int?) {
         self.bufferSize = bufferSize
@@ -29,12 +25,12 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
     /// Whether the subject has at least one observer.
     public var hasObservers: Bool {
-        core.lock.withLock { !core.observers.isEmpty }
+        core.hasObservers
     }
 
     /// Whether ``dispose()`` was called.
     public var isDisposed: Bool {
-        core.lock.withLock { disposed }
+        core.isDisposed
     }
 
     /// Records `event`'s element for replay and emits the event. Ignored after a terminal event
@@ -44,26 +40,13 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
             onNext(element)
             return
         }
-        core.lock.lock()
-        if stopped || disposed {
-            core.lock.unlock()
-            return
-        }
-        let observers = core.observers
-        stopped = true
-        stopEvent = event
-        core.observers.removeAll()
-        core.broadcastAndUnlock(event, to: observers)
+        core.stop(event)
     }
 
     /// Records `element` for replay and emits it; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
-        core.lock.lock()
-        if stopped || disposed {
-            core.lock.unlock()
-            return
-        }
+        guard core.lockForEvent() else { return }
         if bufferSize != 0 {
             buffer.enqueue(element)
             if let bufferSize, buffer.count > bufferSize {
@@ -78,19 +61,8 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         core.lock.lock()
-        if disposed {
-            core.lock.unlock()
-            observer.on(.error(RxError.disposed(object: self)))
-            return Disposables.create()
-        }
         let replayed = buffer.elements.map { Event.next($0) }
-        if let stopEvent {
-            // The observer is not registered, so nothing else can be delivered to it meanwhile.
-            core.lock.unlock()
-            for event in replayed {
-                observer.on(event)
-            }
-            observer.on(stopEvent)
+        if core.rejectAndUnlock(observer, of: self, replaying: replayed) {
             return Disposables.create()
         }
         let entry = core.add(observer)
@@ -106,11 +78,6 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     /// Unsubscribes every observer and drops the buffer; later events are ignored and later
     /// subscribers fail with `RxError.disposed`.
     public func dispose() {
-        core.lock.withLock {
-            disposed = true
-            stopEvent = nil
-            buffer.removeAll()
-            core.removeAllObservers()
-        }
+        core.dispose { buffer.removeAll() }
     }
 }

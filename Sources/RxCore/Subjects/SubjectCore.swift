@@ -23,11 +23,14 @@ final class SubjectObserver<Element> {
     }
 }
 
-/// The observer list and the serialized delivery shared by all subjects.
+/// The observer list, the serialized delivery and the terminal and disposed state shared by all
+/// subjects. Why the state lives here: every subject stops, disposes and answers `hasObservers` /
+/// `isDisposed` the same way; only what it records (value, buffer) and replays differs.
 ///
 /// Ownership and locking:
-/// - `lock` guards `observers`, `pending` and the owning subject's own state (stop event, value,
-///   buffer), so that a state change and the snapshot of observers it is delivered to are atomic.
+/// - `lock` guards `observers`, `pending`, `stopEvent`, `stopped`, `disposed` and the owning
+///   subject's own state (value, buffer), so that a state change and the snapshot of observers it
+///   is delivered to are atomic.
 /// - `observers` is a copy-on-write array that changes only on subscribe and dispose; an event is
 ///   delivered to the snapshot taken with it, so delivery costs one retain, not a copy.
 /// - `inFlight` counts the deliveries accepted and not yet finished (the one being delivered plus
@@ -46,6 +49,13 @@ final class SubjectCore<Element> {
     var observers = Observers()
     private var pending = RxQueue<Pending>()
     private let inFlight = Atomic<Int>(0)
+    // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
+    // The flags come before `stopEvent`, whose size depends on `Element`, so that their offsets
+    // are constants on the `onNext` path.
+    private(set) var stopped = false
+    private(set) var disposed = false
+    /// The terminal event the subject received, until it is disposed.
+    var stopEvent: Event<Element>?
 
     private enum Pending {
         case broadcast(Event<Element>, Observers)
@@ -53,6 +63,71 @@ final class SubjectCore<Element> {
     }
 
     init() {}
+
+    /// Whether the subject has at least one observer.
+    var hasObservers: Bool {
+        lock.withLock { !observers.isEmpty }
+    }
+
+    /// Whether the subject was disposed.
+    var isDisposed: Bool {
+        lock.withLock { disposed }
+    }
+
+    /// Takes `lock` for an event sent to the subject. Returns `false`, with `lock` released, when
+    /// the subject has terminated or was disposed and therefore ignores the event.
+    @inline(__always)
+    func lockForEvent() -> Bool {
+        lock.lock()
+        if stopped || disposed {
+            lock.unlock()
+            return false
+        }
+        return true
+    }
+
+    /// Terminates the subject with `event` (`error` or `completed`): records it, unregisters every
+    /// observer and delivers it to them. Ignored after a terminal event or disposal.
+    func stop(_ event: Event<Element>) {
+        guard lockForEvent() else { return }
+        let observers = self.observers
+        stopped = true
+        stopEvent = event
+        self.observers.removeAll()
+        broadcastAndUnlock(event, to: observers)
+    }
+
+    /// Disposes the subject: unregisters every observer and forgets the terminal event; `clear`
+    /// drops the subject's own state, under `lock`.
+    func dispose(clearing clear: () -> Void = {}) {
+        lock.withLock {
+            disposed = true
+            stopEvent = nil
+            clear()
+            removeAllObservers()
+        }
+    }
+
+    /// Ends at once the subscription of `observer` to a subject that terminated or was disposed:
+    /// sends it, after `replay`, the terminal event, or `RxError.disposed(object: subject)`. Call
+    /// with `lock` held. Returns `false`, with `lock` still held, when the subject is live.
+    func rejectAndUnlock<Observer: ObserverType>(
+        _ observer: Observer, of subject: AnyObject, replaying replay: [Event<Element>] = []
+    ) -> Bool where Observer.Element == Element {
+        if disposed {
+            lock.unlock()
+            observer.on(.error(RxError.disposed(object: subject)))
+            return true
+        }
+        guard let stopEvent else { return false }
+        // The observer is not registered, so nothing else can be delivered to it meanwhile.
+        lock.unlock()
+        for event in replay {
+            observer.on(event)
+        }
+        observer.on(stopEvent)
+        return true
+    }
 
     /// Registers `observer`. Call with `lock` held.
     func add<Observer: ObserverType>(_ observer: Observer) -> SubjectObserver<Element>
