@@ -61,12 +61,15 @@ static ic_class *counter_class;   /* add:, ping, vec: */
 static ic_class *forwarded_class; /* the same methods, intercepted through the forward path */
 static ic_class *other_class;     /* only ping is ever intercepted: add: stays the original's */
 
-static ic_id plain;          /* never intercepted */
-static ic_id other_selector; /* intercepted for ping only, in a class where add: never is */
-static ic_id optimized_none; /* add: prepared, no observer */
-static ic_id optimized_one;  /* add: and ping with one before-observer each */
-static ic_id forwarded_none; /* add: forced through the forward path, no observer */
-static ic_id forwarded_one;  /* add: forward path, one before-observer; vec: one after */
+static ic_id plain;             /* never intercepted */
+static ic_id other_selector;    /* intercepted for ping only, in a class where add: never is */
+static ic_id optimized_none;    /* add: prepared, no observer */
+static ic_id optimized_one;     /* add: and ping with one before-observer each */
+static ic_id forwarded_none;    /* add: forced through the forward path, no observer */
+static ic_id forwarded_one;     /* add: forward path, one before-observer; vec: one after */
+static ic_id instead_optimized; /* add: one instead hook calling the original (trampoline) */
+static ic_id instead_forwarded; /* add: one instead hook calling the original (forward path) */
+static ic_id after_unhook; /* add: hooked before, instead and after, every hook since removed */
 
 static uint64_t observed_calls; /* incremented by the observer; read after each run */
 
@@ -75,6 +78,14 @@ static void count_call(ic_invocation *call, void *context)
     (void)call;
     (void)context;
     observed_calls++;
+}
+
+/* An instead hook that calls the original and counts the call. */
+static void instead_calling_original(ic_invocation *call, void *context)
+{
+    (void)context;
+    observed_calls++;
+    ic_hook_call_original(call);
 }
 
 static int fail(const char *what)
@@ -111,6 +122,9 @@ static int prepare_shared(void)
     optimized_one = ic_class_create_instance(counter_class);
     forwarded_none = ic_class_create_instance(forwarded_class);
     forwarded_one = ic_class_create_instance(forwarded_class);
+    instead_optimized = ic_class_create_instance(counter_class);
+    instead_forwarded = ic_class_create_instance(forwarded_class);
+    after_unhook = ic_class_create_instance(counter_class);
     ic_observer_token token;
     uint32_t forward = IC_INTERCEPT_FORCE_FORWARDING;
     if (ic_intercept_prepare(other_selector, sel_ping) ||
@@ -126,6 +140,25 @@ static int prepare_shared(void)
         ic_intercept_add_observer(forwarded_one, sel_vec, IC_OBSERVE_AFTER, count_call, NULL, NULL,
                                   &token))
         return fail("interception");
+    ic_observer_token hooks[3];
+    if (ic_hook_object(instead_optimized, sel_add, IC_HOOK_INSTEAD, 0, instead_calling_original,
+                       NULL, NULL, &token) ||
+        ic_hook_object(instead_forwarded, sel_add, IC_HOOK_INSTEAD, 0, instead_calling_original,
+                       NULL, NULL, &token) ||
+        ic_hook_object(after_unhook, sel_add, IC_HOOK_BEFORE, 0, count_call, NULL, NULL,
+                       &hooks[0]) ||
+        ic_hook_object(after_unhook, sel_add, IC_HOOK_INSTEAD, 0, instead_calling_original, NULL,
+                       NULL, &hooks[1]) ||
+        ic_hook_object(after_unhook, sel_add, IC_HOOK_AFTER, 0, count_call, NULL, NULL,
+                       &hooks[2]) ||
+        ic_hook_remove(hooks[1]) || ic_hook_remove(hooks[0]) || ic_hook_remove(hooks[2]))
+        return fail("hooks");
+    if (ic_object_get_class(after_unhook) != counter_class ||
+        ic_intercept_path_of(instead_forwarded, sel_add) != IC_PATH_FORWARDED ||
+        ic_intercept_path_of(instead_optimized, sel_add) != IC_PATH_OPTIMIZED) {
+        fprintf(stderr, "interception-bench: unexpected hook state\n");
+        return -1;
+    }
     if (ic_intercept_path_of(optimized_one, sel_add) != IC_PATH_OPTIMIZED ||
         ic_intercept_path_of(forwarded_one, sel_add) != IC_PATH_FORWARDED ||
         ic_intercept_path_of(forwarded_one, sel_vec) != IC_PATH_FORWARDED) {
@@ -188,6 +221,19 @@ static double run_forwarded_0(uint64_t ops)
 static double run_forwarded_1(uint64_t ops)
 {
     ADD_LOOP(forwarded_one, true)
+}
+
+static double run_hook_instead_optimized(uint64_t ops)
+{
+    ADD_LOOP(instead_optimized, true)
+}
+static double run_hook_instead_forwarded(uint64_t ops)
+{
+    ADD_LOOP(instead_forwarded, true)
+}
+static double run_send_after_unhook(uint64_t ops)
+{
+    ADD_LOOP(after_unhook, false)
 }
 
 static double run_forwarded_struct(uint64_t ops)
@@ -360,6 +406,12 @@ static const icb_case cases[] = {
      prepare_shared, run_forwarded_0},
     {"forwarded_1_observer", "add: forced through the libffi forward path, one C observer",
      prepare_shared, run_forwarded_1},
+    {"hook_instead_optimized", "add: with one C instead hook calling the original (trampoline)",
+     prepare_shared, run_hook_instead_optimized},
+    {"hook_instead_forwarded", "add: with one C instead hook calling the original (forward path)",
+     prepare_shared, run_hook_instead_forwarded},
+    {"send_after_unhook", "add: to an object whose before, instead and after hooks were removed",
+     prepare_shared, run_send_after_unhook},
     {"forwarded_struct_return", "vec: returning a 24-byte struct, forward path, one observer",
      prepare_shared, run_forwarded_struct},
     {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer", prepare_shared,
