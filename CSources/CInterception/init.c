@@ -15,12 +15,14 @@
 #include "runtime/class.h"
 #include "runtime/message.h"
 #include "runtime/selector.h"
+#include "runtime/zombie.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void initialize(void)
 {
     ic_epoch_init();
+    ic_zombies_init();
     ic_selectors_init();
     ic_message_unrecognized = ic_forward_resolve;
     ic_root_class_init();

@@ -46,7 +46,7 @@ private func address(_ f: ic_imp?) -> UInt { unsafeBitCast(f, to: UInt.self) }
 let functionsWithoutArguments: Set<String> = [
     "ic_error_status", "ic_error_message", "ic_error_position", "ic_error_clear", "ic_runtime_version",
     "ic_class_root", "ic_class_count", "ic_sel_count", "ic_object_live_count", "ic_nil_imp",
-    "ic_intercept_quiesce",
+    "ic_intercept_quiesce", "ic_zombies_enabled",
 ]
 
 /// One case per exported function taking arguments.
@@ -254,6 +254,12 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
         ("ic_weak_store", { f in expectRefused(ic_weak_store(nil, f.obj)) }),
         ("ic_weak_load_retained", { _ in #expect(ic_weak_load_retained(nil) == nil) }),
         ("ic_weak_destroy", { _ in ic_weak_destroy(nil) }),  // ignored
+        // A bool has no invalid value; setting the mode in force changes nothing (ZombieTests
+        // switch zombies on, in child processes only).
+        (
+            "ic_zombies_set_enabled",
+            { _ in expectRecorded(IC_OK) { ic_zombies_set_enabled(ic_zombies_enabled()) } }
+        ),
 
         // ic_message.h (a NULL selector or superclass traps: TrapTests)
         (

@@ -6,7 +6,8 @@
  * ic_retain / ic_release change it atomically; when it drops to zero the object becomes
  * *deallocating* and the runtime sends it `dealloc`, so classes can override dealloc (calling
  * super last) and the interception engine can observe it. The root dealloc releases associated
- * objects, zeroes weak references and frees the memory.
+ * objects, zeroes weak references and frees the memory (or, with zombies on, keeps it as a
+ * zombie: see below).
  */
 #ifndef IC_OBJECT_H
 #define IC_OBJECT_H
@@ -79,8 +80,32 @@ IC_EXPORT size_t ic_object_retain_count(ic_id obj);
 /* Whether the object is being deallocated. */
 IC_EXPORT bool ic_object_is_deallocating(ic_id obj);
 
-/* Number of objects created and not yet freed (all classes). */
+/* Number of objects created and not yet freed (all classes). Zombies (below) count as freed. */
 IC_EXPORT size_t ic_object_live_count(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Zombies (a debugging mode, what NSZombieEnabled is to Objective-C)
+ *
+ * With zombies on, the root dealloc does everything it usually does (associated objects released,
+ * weak references zeroed, "deallocated" observers called) except free the memory: the object is
+ * moved into a zombie class, "_ICZombie_<Class>", and any message sent to it afterwards, retain
+ * and release (ic_retain / ic_release) included, traps with
+ *     interception: fatal: -[Class selector] sent to deallocated instance 0x...
+ * naming the object's class (the original one, not an interception subclass) instead of reading
+ * freed memory. The memory of every deallocated object is kept until the process exits: use it
+ * to find a use after release, not in production. Message sends cost the same with zombies on or
+ * off; only a dealloc checks the mode.
+ *
+ * Zombies are on when the environment has IC_ZOMBIES=1 (or YES, or true) when the library is
+ * loaded. The functions below switch them at run time; they are meant for tests and debuggers.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Turns zombies on or off for objects deallocated from now on (objects already zombies stay
+ * zombies). Overrides IC_ZOMBIES. Thread-safe. */
+IC_EXPORT void ic_zombies_set_enabled(bool enabled);
+
+/* Whether deallocated objects become zombies. */
+IC_EXPORT bool ic_zombies_enabled(void);
 
 /* ---------------------------------------------------------------------------------------------
  * Associated objects

@@ -57,6 +57,7 @@ ic_class *ic_class_allocate_locked(const char *name, ic_class *superclass, size_
     cls->instance_size = offset + storage_bytes;
     atomic_init(&cls->flags, 0);
     atomic_init(&cls->live_instances, 0);
+    atomic_init(&cls->zombie, NULL);
     *status = IC_OK;
     return cls;
 }
@@ -106,6 +107,9 @@ ic_class *ic_class_allocate(const char *name, ic_class *superclass, size_t stora
     if (!ic_class_has_flag(superclass, IC_CLASS_REGISTERED))
         ic_fail(IC_ERR_CLASS_NOT_REGISTERED,
                 "cannot subclass \"%s\" to make \"%s\": the superclass is not registered",
+                superclass->name, name);
+    else if (ic_class_has_flag(superclass, IC_CLASS_ZOMBIE))
+        ic_fail(IC_ERR_INVALID_ARGUMENT, "cannot subclass zombie class \"%s\" to make \"%s\"",
                 superclass->name, name);
     else if (ic_class_named_locked(name))
         ic_fail(IC_ERR_DUPLICATE_CLASS, "a class named \"%s\" already exists", name);

@@ -15,6 +15,8 @@ enum {
     IC_CLASS_CUSTOM_RR = 1u << 1,
     /* A dynamic subclass made by the interception engine. */
     IC_CLASS_INTERCEPTION_SUBCLASS = 1u << 2,
+    /* A zombie class (zombie.h): every message to its instances traps. */
+    IC_CLASS_ZOMBIE = 1u << 3,
 };
 
 struct ic_forwarder; /* forward.h */
@@ -45,6 +47,12 @@ struct ic_class {
 
     /* The interception engine's per-class record; guarded by ic_intercept_lock. */
     void *engine;
+
+    /* Zombies (zombie.h). `zombie`: this class's zombie class, made on first use under
+     * ic_runtime_lock, then read lock-free (acquire). `zombie_of`: for a zombie class, the class
+     * whose dead instances it holds; immutable. */
+    _Atomic(ic_class *) zombie;
+    ic_class *zombie_of;
 };
 
 struct ic_method {

@@ -11,6 +11,7 @@
 #include "../support/locks.h"
 #include "object.h"
 #include "selector.h"
+#include "zombie.h"
 
 ic_unrecognized_resolver ic_message_unrecognized;
 
@@ -34,9 +35,11 @@ static ic_imp lookup_slow(ic_id receiver, ic_class *cls, ic_sel sel, bool cache_
 }
 
 /* Out of line so that ic_msg_lookup's cached path needs no stack frame. `cls` is the class whose
- * dispatch table missed. */
+ * dispatch table missed. A zombie's class never caches anything, so every message to a zombie
+ * ends up here, and only here pays for the zombie check. */
 __attribute__((noinline)) static ic_imp lookup_uncached(ic_id receiver, ic_class *cls, ic_sel sel)
 {
+    if (IC_UNLIKELY(ic_class_has_flag(cls, IC_CLASS_ZOMBIE))) ic_zombie_message(receiver, cls, sel);
     return lookup_slow(receiver, cls, sel, true);
 }
 

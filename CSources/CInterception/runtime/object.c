@@ -8,7 +8,8 @@
  *            that made that step sends `dealloc`. A release of a dying object whose count is
  *            already 0 is ignored (as objc4 does); of a live object with count 0, it traps.
  *   dealloc  (root) associated objects → weak references → side record detached → memory freed
- *            → engine teardown ("after dealloc" observers) → side record freed.
+ *            (or, with zombies on, kept as a zombie: zombie.h) → engine teardown ("after
+ *            dealloc" observers) → side record freed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "selector.h"
 #include "side.h"
 #include "weak.h"
+#include "zombie.h"
 
 /* The class whose live-instance count an object of class `cls` is in: `cls`, or for an
  * interception subclass, the class it was made for. */
@@ -45,9 +47,10 @@ ic_id ic_class_create_instance(ic_class *cls)
                 "cannot create an instance of \"%s\": the class is not registered", cls->name);
         return NULL;
     }
-    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS)) {
-        ic_fail(IC_ERR_INVALID_ARGUMENT,
-                "cannot create an instance of \"%s\": it is an interception subclass", cls->name);
+    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS | IC_CLASS_ZOMBIE)) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT, "cannot create an instance of \"%s\": it is %s", cls->name,
+                ic_class_has_flag(cls, IC_CLASS_ZOMBIE) ? "a zombie class"
+                                                        : "an interception subclass");
         return NULL;
     }
     size_t size = IC_ALIGN_UP(cls->instance_size, 16);
@@ -255,14 +258,15 @@ void ic_object_destroy(ic_id obj)
      *    cannot be set any more, so this read is final. */
     if (atomic_load_explicit(&obj->state, memory_order_acquire) & IC_STATE_HAS_WEAK)
         ic_weak_clear(obj);
-    /* 3. Side record detached, memory freed. */
+    /* 3. Side record detached, memory freed (or kept as a zombie). The address is kept as an
+     *    integer: after free it is only a number for the observers. */
     ic_side *side = atomic_exchange_explicit(&obj->side, NULL, memory_order_acq_rel);
     ic_class *cls = ic_object_counting_class(ic_object_isa(obj));
-    const void *address = obj;
+    uintptr_t address = (uintptr_t)obj;
     if (side && ic_side_dying_hook) ic_side_dying_hook(side, obj);
-    free(obj);
+    if (!ic_zombie_bury(obj, cls)) free(obj);
     atomic_fetch_sub_explicit(&live_objects, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&cls->live_instances, 1, memory_order_relaxed);
     /* 4. The engine's "after dealloc" observers see the address only. */
-    if (side) ic_side_destroy(side, address);
+    if (side) ic_side_destroy(side, (const void *)address);
 }

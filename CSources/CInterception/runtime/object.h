@@ -4,6 +4,10 @@
  * Lifecycle state machine (docs/ARCHITECTURE.md has the full table):
  *
  *   live ──release to 0──▶ deallocating ──root dealloc──▶ deallocated ──free──▶ freed
+ *                                                                   └──zombies on──▶ zombie
+ *
+ * A zombie (zombie.h) keeps its memory, its class pointer moved to a zombie class on which every
+ * message, retain and release included, traps.
  *
  * `state` packs the reference count (upper bits) and flags (low byte) in one word, so that
  * release-to-zero sets DEALLOCATING in the same atomic step, and weak-store can set HAS_WEAK only

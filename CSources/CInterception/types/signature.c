@@ -238,7 +238,7 @@ const ic_signature *ic_signature_parse(const char *types)
     ic_unlock(&ic_signature_lock);
     if (found) return found;
 
-    ic_signature *candidate;
+    ic_signature *candidate = NULL; /* GCC 12 -O2 cannot see build_candidate set it */
     if (build_candidate(types, &candidate) != IC_OK) return NULL;
     char *raw = strdup(types);
     if (!raw) {
