@@ -4,8 +4,9 @@
 //
 // It defines a class in Swift, observes one of its methods on one object with `sentMessage` and
 // `methodInvoked` (an optimized trampoline), observes a struct-returning method (the libffi
-// forward path), shows the error for a selector the class does not implement, and watches the
-// object die with `deallocating` and `deallocated`.
+// forward path), changes another object's method with an instead hook and cancels it, shows the
+// error for a selector the class does not implement, and watches the object die with
+// `deallocating` and `deallocated`.
 import Interception
 
 struct Point: RuntimeStruct, CustomStringConvertible {
@@ -72,6 +73,18 @@ do {
     print("   send returned \(p)")
     var counters = Runtime.interceptionCounters(for: Counter)
     print("   engine counters for Counter: \(counters)")
+
+    section("hooks that change behaviour: an instead hook on another Counter")
+    let hook = try other.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
+        let result = original(x) * 100
+        print("   instead hook    add: \(x): original gave \(x + 1), the hook returns \(result)")
+        return result
+    }
+    let hooked: Int32 = try other.send("add:", Int32(2))
+    print("   send returned \(hooked); the object is a \(other.actualClass.name) while hooked")
+    hook.cancel()
+    let unhooked: Int32 = try other.send("add:", Int32(2))
+    print("   after cancel: send returned \(unhooked), the object is a \(other.actualClass.name) again")
 
     section("a selector the class does not implement")
     counter!.rx.sentMessage("reset")

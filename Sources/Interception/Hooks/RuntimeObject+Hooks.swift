@@ -18,6 +18,7 @@ extension RuntimeObject {
     /// `rx.methodInvoked` subscribers are before and after hooks of the same layer.
     ///
     /// - Parameters:
+    ///   - selector: the method to hook; this object must implement it (directly or inherited).
     ///   - oneShot: remove the hook after its first call.
     ///   - body: may throw; the error goes to ``Runtime/hookErrorHandler`` and the call goes on.
     /// - Throws: ``InterceptionError`` for a refusal (forbidden or unimplemented selector, an

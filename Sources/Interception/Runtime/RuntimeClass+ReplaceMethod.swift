@@ -59,6 +59,7 @@ extension RuntimeClass {
     /// replacement must then call the superclass's `dealloc` last itself).
     ///
     /// - Parameters:
+    ///   - selector: the method whose implementation is replaced (or added).
     ///   - encoding: `imp`'s type encoding, which must describe its real C type (nothing can
     ///     check that). If the class has or inherits the method, the encodings must agree, and
     ///     the method keeps its own.
