@@ -500,6 +500,16 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
         (
+            "ic_hook_class",
+            { f in
+                var token: ic_observer_token = 0
+                expectRefused(ic_hook_class(nil, f.s, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, &token))
+                expectRefused(ic_hook_class(f.cls, nil, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, &token))
+                expectRefused(ic_hook_class(f.cls, f.s, IC_HOOK_BEFORE, 0, nil, nil, nil, &token))
+                expectRefused(ic_hook_class(f.cls, f.s, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, nil))
+            }
+        ),
+        (
             "ic_hook_remove",
             { _ in #expect(statusName(ic_hook_remove(0)) == "IC_ERR_OBSERVER_NOT_FOUND") }
         ),

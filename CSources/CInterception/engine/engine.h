@@ -40,10 +40,13 @@ typedef struct ic_engine_counts {
     size_t intercepted_objects;
 } ic_engine_counts;
 
+struct ic_class_hook; /* below */
+
 /* The engine's record of an original class (ic_class.engine). Guarded by ic_intercept_lock. */
 typedef struct ic_class_engine {
     ic_class *subclass; /* its interception subclass, once made */
     ic_engine_counts counts;
+    struct ic_class_hook *class_hooks; /* methods hooked class-wide (class_hook.c) */
 } ic_class_engine;
 
 /* The engine's record of an interception subclass (its ic_class.engine). */
@@ -89,6 +92,25 @@ typedef struct ic_hook_slot {
     _Atomic(uint32_t) observed; /* the three counts summed: skip the whole call */
 } ic_hook_slot;
 
+/* A method hooked class-wide (ic_hook_class): one per (class, selector), made on first use and
+ * immortal (calls may hold its closure long after). While installed, the class's own method for
+ * the selector runs `imp`, a libffi closure whose user data is this record, so a call knows
+ * which class's hooks it runs without walking the receiver's classes (a subclass that overrides
+ * the method and calls super reaches its superclass's record through the super call). The slot
+ * carries the hooks exactly as an object's slot does (list, counts), and `slot.sig` is the
+ * method's signature. Fields but the slot's atomics are guarded by ic_intercept_lock. */
+typedef struct ic_class_hook {
+    ic_hook_slot slot;          /* the hooks (and the signature, in slot.sig) */
+    struct ic_class_hook *next; /* the class record's list */
+    ic_class *cls;
+    ic_imp imp;          /* the closure the class runs while hooked */
+    void *closure;       /* its closure record (closure.c), owned */
+    bool installed;      /* the class's method runs `imp` now */
+    bool added;          /* the class did not implement the selector: the hook added an override */
+    ic_method *detached; /* that override, taken out while not installed (`added` only) */
+    _Atomic(ic_imp) saved; /* the class's own IMP from before (not `added`); read by calls */
+} ic_class_hook;
+
 /* An object's hook table (side->hooks): immutable snapshot, replaced when a slot is added. */
 typedef struct ic_hook_table {
     uint32_t count;
@@ -124,7 +146,8 @@ struct ic_observer {
     ic_hook_slot *slot;       /* NULL for dealloc-after observers */
     ic_object_engine *engine; /* its object's engine state: alive while it is registered */
     ic_class *counted_class;  /* whose counters count it */
-    const void *object;       /* the observed object's address (never dereferenced late) */
+    struct ic_class_hook *class_hook; /* class-wide hooks: their record (`slot` is its slot) */
+    const void *object;               /* the observed object's address (never dereferenced late) */
 };
 
 /* The first interception subclass in `cls`'s superclass chain (cls itself included), or NULL. */
@@ -159,6 +182,17 @@ IC_PRIVATE void ic_forward_call_original(const ic_signature *sig, ic_imp imp, vo
 
 /* Creates the forward-path closure for a hooked method (forward_hook.c). */
 IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
+
+/* ---- class-wide hooks (class_hook.c); caller holds ic_intercept_lock */
+
+/* The record of `sel` hooked class-wide on `cls`, made on first use, and installed in the class
+ * (its IMP swapped, or an override added) if it is not. */
+IC_PRIVATE ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel,
+                                                       ic_status *status);
+
+/* Gives the class back its exact method once the record's last hook is gone: its saved IMP, or
+ * no override at all. Leaves the class alone if someone replaced the IMP meanwhile. */
+IC_PRIVATE void ic_class_hook_uninstall_locked(ic_class_hook *hook);
 
 /* Installs the engine's teardown into the side record (intercept.c); called at init. */
 IC_PRIVATE void ic_engine_init(void);

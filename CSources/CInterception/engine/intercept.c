@@ -440,7 +440,11 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
      * Unpublish it even if the object is gone (`dead`): the teardown collects the observers
      * still listed, and must never find one that this removal may free. */
     ic_object_engine *engine = o->engine;
-    if (o->slot) {
+    if (o->class_hook) {
+        republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
+        if (atomic_load_explicit(&o->slot->observed, memory_order_relaxed) == 0)
+            ic_class_hook_uninstall_locked(o->class_hook);
+    } else if (o->slot) {
         republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
         engine->observer_count--;
         restore_if_unobserved_locked((ic_id)o->object, engine); /* not once it is dead */
@@ -465,6 +469,34 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
  * Hooks (ic_hook.h): observers at a position, one-shot or not
  * ------------------------------------------------------------------------------------------- */
 
+/* Checks what ic_hook_object and ic_hook_class share. */
+static ic_status check_hook_request(const char *function, ic_sel sel, ic_hook_position position,
+                                    uint32_t options, ic_observer_fn fn,
+                                    const ic_observer_token *token, const char *class_name)
+{
+    if (!sel || !fn || !token)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: %s is NULL", function,
+                       !sel  ? "selector"
+                       : !fn ? "fn"
+                             : "token");
+    if (position != IC_HOOK_BEFORE && position != IC_HOOK_AFTER && position != IC_HOOK_INSTEAD)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: unknown position %d", function, (int)position);
+    if (options & ~(uint32_t)IC_HOOK_ONE_SHOT)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: unknown options 0x%x", function,
+                       options & ~(uint32_t)IC_HOOK_ONE_SHOT);
+    if (is_forbidden(sel))
+        return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
+                       "-[%s %s] must not be hooked: the runtime and the engine rely on it",
+                       class_name, sel->name);
+    if (sel == ic_sels.dealloc && position != IC_HOOK_BEFORE)
+        return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
+                       "-[%s dealloc] takes before hooks only: instead of dealloc the object "
+                       "would never be freed, and after it the object is gone (observe that "
+                       "with ic_intercept_add_dealloc_observer)",
+                       class_name);
+    return IC_OK;
+}
+
 /* The call function of a one-shot hook: its context is the observer. Exactly one call runs the
  * hook (the one that sets `fired`); it then removes the hook, from inside its own call, which
  * ic_intercept_remove_observer allows. A later call that still finds it in its snapshot passes
@@ -484,24 +516,10 @@ ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint3
                          ic_observer_fn fn, void *context, ic_context_release_fn release,
                          ic_observer_token *token)
 {
-    if (!obj || !sel || !fn || !token)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: %s is NULL",
-                       !obj   ? "object"
-                       : !sel ? "selector"
-                       : !fn  ? "fn"
-                              : "token");
-    if (position != IC_HOOK_BEFORE && position != IC_HOOK_AFTER && position != IC_HOOK_INSTEAD)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: unknown position %d",
-                       (int)position);
-    if (options & ~(uint32_t)IC_HOOK_ONE_SHOT)
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: unknown options 0x%x",
-                       options & ~(uint32_t)IC_HOOK_ONE_SHOT);
-    if (sel == ic_sels.dealloc && position != IC_HOOK_BEFORE)
-        return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
-                       "-[%s dealloc] takes before hooks only: instead of dealloc the object "
-                       "would never be freed, and after it the object is gone (observe that "
-                       "with ic_intercept_add_dealloc_observer)",
-                       ic_object_isa(obj)->name);
+    if (!obj) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: object is NULL");
+    ic_status checked = check_hook_request("ic_hook_object", sel, position, options, fn, token,
+                                           ic_object_isa(obj)->name);
+    if (checked != IC_OK) return checked;
     ic_observer *o = new_observer(position, fn, NULL, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
     o->object = obj;
@@ -514,6 +532,51 @@ ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint3
     ic_lock(&ic_intercept_lock);
     ic_status status = attach_locked(o, obj, sel);
     if (status == IC_OK) *token = o->token;
+    ic_unlock(&ic_intercept_lock);
+    if (status != IC_OK) free(o);
+    ic_epoch_reclaim();
+    return status;
+}
+
+ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, uint32_t options,
+                        ic_observer_fn fn, void *context, ic_context_release_fn release,
+                        ic_observer_token *token)
+{
+    if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class: class is NULL");
+    ic_status status =
+        check_hook_request("ic_hook_class", sel, position, options, fn, token, cls->name);
+    if (status != IC_OK) return status;
+    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS) ||
+        !ic_class_has_flag(cls, IC_CLASS_REGISTERED))
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class: %s is %s", cls->name,
+                       ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS)
+                           ? "an interception subclass (hook its original class)"
+                           : "not registered");
+    ic_observer *o = new_observer(position, fn, NULL, context, release);
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
+    if (options & IC_HOOK_ONE_SHOT) {
+        o->user_fn = fn;
+        o->fn = one_shot_adapter;
+        o->call_context = o;
+    }
+
+    ic_lock(&ic_intercept_lock);
+    ic_class_hook *hook = ic_class_hook_install_locked(cls, sel, &status);
+    if (hook && !register_locked(o))
+        status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
+    else if (hook) {
+        o->slot = &hook->slot;
+        o->class_hook = hook;
+        o->counted_class = cls;
+        status = republish_locked(&hook->slot, o, NULL);
+        if (status != IC_OK) ic_map_remove(&registry, (uintptr_t)o->token);
+    }
+    if (status == IC_OK) {
+        IC_COUNT(ic_class_engine_locked(cls), live_observers, 1);
+        *token = o->token;
+    } else if (hook && atomic_load_explicit(&hook->slot.observed, memory_order_relaxed) == 0) {
+        ic_class_hook_uninstall_locked(hook);
+    }
     ic_unlock(&ic_intercept_lock);
     if (status != IC_OK) free(o);
     ic_epoch_reclaim();

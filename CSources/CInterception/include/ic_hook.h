@@ -31,8 +31,14 @@
  * Thread safety: every function may be called from any thread while hooked calls are in flight.
  * Hooked calls take no lock and allocate nothing.
  *
- * Not yet: class-wide hooks and class methods (SPEC §10.2, §10.4) are not implemented; hooks
- * apply to one object.
+ * Class-wide hooks (ic_hook_class) apply to every instance of a class, made before or after,
+ * subclasses included, without moving objects: the class's own IMP is swapped (an inherited
+ * method gets an override in the class), and given back exactly when the last hook goes. Layers:
+ * an object's hooks wrap its class's hooks, which wrap the original; each layer runs its
+ * befores, its instead chain (or the next layer in), its afters. Class-wide calls go through a
+ * libffi closure (the forward path's cost), whatever the signature.
+ *
+ * Not yet: hooks on class methods (metaclasses, SPEC §10.4).
  */
 #ifndef IC_HOOK_H_PUBLIC
 #define IC_HOOK_H_PUBLIC
@@ -70,6 +76,19 @@ enum {
 IC_EXPORT ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position,
                                    uint32_t options, ic_observer_fn fn, void *context,
                                    ic_context_release_fn release, ic_observer_token *token);
+
+/*
+ * Adds a hook at `position` to `sel` for every instance of `cls` (and of its subclasses, unless
+ * they override `sel` without calling super). The first hook of (cls, sel) swaps the class's IMP
+ * (or adds an override if `cls` only inherits `sel`); the last one removed gives the exact
+ * method back. Arguments and token as ic_hook_object.
+ * Errors: IC_ERR_INVALID_ARGUMENT (NULL, unknown position or option, an unregistered class or an
+ * interception subclass), IC_ERR_FORBIDDEN_SELECTOR (as ic_hook_object), IC_ERR_METHOD_NOT_FOUND,
+ * IC_ERR_UNSUPPORTED_SIGNATURE, IC_ERR_OUT_OF_MEMORY, IC_ERR_FFI.
+ */
+IC_EXPORT ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position,
+                                  uint32_t options, ic_observer_fn fn, void *context,
+                                  ic_context_release_fn release, ic_observer_token *token);
 
 /* Removes a hook (the same as ic_intercept_remove_observer). When it returns the hook is not
  * running on another thread and will not be called again; removed from inside a call, the calls

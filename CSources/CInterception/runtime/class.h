@@ -78,6 +78,17 @@ IC_PRIVATE ic_method *ic_class_method_locked(const ic_class *cls, ic_sel sel);
 IC_PRIVATE ic_status ic_class_add_method_locked(ic_class *cls, ic_sel sel, ic_imp imp,
                                                 const char *types);
 
+/* Takes `cls`'s own method for `sel` out of its method list if its IMP is still `expected`, and
+ * returns it (the entry stays allocated: it is immortal, and may be put back with
+ * ic_class_attach_method); NULL with IC_ERR_COLLISION if the IMP changed, IC_ERR_METHOD_NOT_FOUND
+ * if the class has no own method. Lookups fall back to the superclass's method again. Takes
+ * ic_runtime_lock. Used by class-wide hooks to undo the override they added. */
+IC_PRIVATE ic_method *ic_class_detach_method(ic_class *cls, ic_sel sel, ic_imp expected);
+
+/* Puts a method taken out by ic_class_detach_method back, with IMP `imp`. IC_ERR_METHOD_EXISTS
+ * if the class has an own method for the selector meanwhile. Takes ic_runtime_lock. */
+IC_PRIVATE ic_status ic_class_attach_method(ic_class *cls, ic_method *method, ic_imp imp);
+
 /* Clears the cached IMP of `sel` in `cls` and every subclass. Caller holds ic_runtime_lock. */
 IC_PRIVATE void ic_class_flush_selector_locked(ic_class *cls, ic_sel sel);
 

@@ -115,6 +115,58 @@ ic_status ic_class_add_method(ic_class *cls, ic_sel sel, ic_imp imp, const char 
     return s;
 }
 
+ic_method *ic_class_detach_method(ic_class *cls, ic_sel sel, ic_imp expected)
+{
+    ic_lock(&ic_runtime_lock);
+    size_t index = cls->method_count;
+    for (size_t i = 0; i < cls->method_count; i++)
+        if (cls->methods[i]->sel == sel) index = i;
+    ic_method *m = index < cls->method_count ? cls->methods[index] : NULL;
+    if (!m) {
+        ic_unlock(&ic_runtime_lock);
+        ic_fail(IC_ERR_METHOD_NOT_FOUND, "-[%s %s] is not the class's own method", cls->name,
+                sel->name);
+        return NULL;
+    }
+    if (atomic_load_explicit(&m->imp, memory_order_acquire) != expected) {
+        ic_unlock(&ic_runtime_lock);
+        ic_fail(IC_ERR_COLLISION, "-[%s %s] was replaced by someone else", cls->name, sel->name);
+        return NULL;
+    }
+    memmove(&cls->methods[index], &cls->methods[index + 1],
+            (cls->method_count - index - 1) * sizeof *cls->methods);
+    cls->method_count--;
+    invalidate_locked(cls, sel);
+    ic_unlock(&ic_runtime_lock);
+    return m;
+}
+
+ic_status ic_class_attach_method(ic_class *cls, ic_method *method, ic_imp imp)
+{
+    ic_status s = IC_OK;
+    ic_lock(&ic_runtime_lock);
+    if (ic_class_own_method_locked(cls, method->sel)) {
+        s = ic_fail(IC_ERR_METHOD_EXISTS, "-[%s %s] already exists", cls->name, method->sel->name);
+    } else if (cls->method_count == cls->method_capacity) {
+        size_t capacity = cls->method_capacity ? cls->method_capacity * 2 : 8;
+        ic_method **grown = realloc(cls->methods, capacity * sizeof *grown);
+        if (!grown)
+            s = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name,
+                        method->sel->name);
+        else {
+            cls->methods = grown;
+            cls->method_capacity = capacity;
+        }
+    }
+    if (s == IC_OK) {
+        atomic_store_explicit(&method->imp, imp, memory_order_release);
+        cls->methods[cls->method_count++] = method;
+        invalidate_locked(cls, method->sel);
+    }
+    ic_unlock(&ic_runtime_lock);
+    return s;
+}
+
 ic_status ic_class_replace_method(ic_class *cls, ic_sel sel, ic_imp imp, const char *types,
                                   ic_imp *old_imp)
 {

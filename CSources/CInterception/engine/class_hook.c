@@ -1,0 +1,155 @@
+/*
+ * class_hook.c — class-wide hooks: every instance of a class (made before or after, subclasses
+ * included) runs the hooks, without a per-instance subclass. The class's own method for the
+ * selector is swapped for a libffi closure whose user data is the (class, selector) record; a
+ * class that only inherits the method gets an override, taken out again when the last hook goes.
+ *
+ * Layering falls out of where each layer lives: an object's hooks sit in its interception
+ * subclass, whose original is looked up from the class, where it finds this closure (the class
+ * layer), whose original is the class's saved IMP or the superclass's method. So the object's
+ * layer wraps the class's, and the class's wraps the original.
+ *
+ * Locking: the record's fields are guarded by ic_intercept_lock; swapping takes ic_runtime_lock
+ * through the class functions (lock order: locks.h). Calls read only `saved` (atomic) and the
+ * slot (as trampolines do), and take no lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ffi/closure.h"
+#include "engine.h"
+#include "hook.h"
+#include "../support/error.h"
+#include "../runtime/selector.h"
+
+/* The original a call of `hook` runs: the IMP the class had, or (for an added override) the
+ * superclass's method for the receiver, looked up now, so a change there is honoured. */
+static ic_imp original_of(const ic_class_hook *hook, ic_id self, ic_sel cmd)
+{
+    if (!hook->added) return atomic_load_explicit(&hook->saved, memory_order_acquire);
+    ic_super super = {self, hook->cls->superclass};
+    return ic_msg_lookup_super(&super, cmd);
+}
+
+static void class_hook_handler(void *cif, void *ret, void **args, void *user_data)
+{
+    (void)cif;
+    ic_class_hook *hook = user_data;
+    const ic_hook_slot *slot = &hook->slot;
+    ic_id self;
+    ic_sel cmd;
+    memcpy(&self, args[0], sizeof self);
+    memcpy(&cmd, args[1], sizeof cmd);
+    ic_imp original = original_of(hook, self, cmd);
+    if (!ic_hook_is_observed(slot)) {
+        /* Hooks all removed while this call was on its way: pass straight through. */
+        ic_forward_call_original(slot->sig, original, args, ret);
+        return;
+    }
+    ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
+    if (IC_UNLIKELY(ic_hook_has_instead(slot))) {
+        ic_invocation_zero_closure_return(slot->sig, ret);
+        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original,
+                            ic_forward_call_original);
+    } else {
+        ic_forward_call_original(slot->sig, original, args, ret);
+    }
+    ic_hook_after(slot, args, ret, IC_INV_CLOSURE_RETURN);
+}
+
+/* The record of (cls, sel), made on first use. */
+static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status)
+{
+    ic_class_engine *engine = ic_class_engine_locked(cls);
+    if (!engine) {
+        *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory hooking %s", cls->name);
+        return NULL;
+    }
+    for (ic_class_hook *h = engine->class_hooks; h; h = h->next)
+        if (h->slot.sel == sel) return h;
+
+    ic_method *method = ic_class_get_method(cls, sel);
+    if (!method) {
+        *status = ic_fail(IC_ERR_METHOD_NOT_FOUND,
+                          "cannot hook -[%s %s]: the class does not implement it (only "
+                          "implemented methods can be hooked)",
+                          cls->name, sel->name);
+        return NULL;
+    }
+    const ic_signature *sig = ic_method_signature(method);
+    if (!sig) {
+        *status = ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook -[%s %s]: %s", cls->name,
+                          sel->name, ic_error_message());
+        return NULL;
+    }
+    ic_class_hook *hook = calloc(1, sizeof *hook);
+    if (!hook) {
+        *status =
+            ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory hooking -[%s %s]", cls->name, sel->name);
+        return NULL;
+    }
+    hook->slot.sel = sel;
+    hook->slot.sig = sig;
+    hook->slot.original = cls;
+    hook->slot.narrow_arguments = sig->narrow_arguments != 0;
+    hook->slot.narrow_return = sig->narrow_return;
+    atomic_init(&hook->slot.list, NULL);
+    atomic_init(&hook->slot.before_count, 0);
+    atomic_init(&hook->slot.instead_count, 0);
+    atomic_init(&hook->slot.after_count, 0);
+    atomic_init(&hook->slot.observed, 0);
+    atomic_init(&hook->saved, NULL);
+    hook->cls = cls;
+    hook->closure = ic_closure_make_raw(sig, class_hook_handler, hook, &hook->imp);
+    if (!hook->closure) {
+        *status = ic_error_status();
+        free(hook);
+        return NULL;
+    }
+    hook->next = engine->class_hooks;
+    engine->class_hooks = hook;
+    return hook;
+}
+
+ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel, ic_status *status)
+{
+    ic_class_hook *hook = record_locked(cls, sel, status);
+    if (!hook || hook->installed) return hook;
+    ic_status s;
+    ic_method *own = ic_class_get_own_method(cls, sel);
+    if (own) {
+        ic_imp old = NULL;
+        hook->added = false;
+        s = ic_class_replace_method(cls, sel, hook->imp, NULL, &old);
+        if (s == IC_OK) atomic_store_explicit(&hook->saved, old, memory_order_release);
+    } else {
+        hook->added = true;
+        s = hook->detached ? ic_class_attach_method(cls, hook->detached, hook->imp)
+                           : ic_class_add_method(cls, sel, hook->imp, hook->slot.sig->types);
+        if (s == IC_OK) hook->detached = NULL;
+    }
+    if (s != IC_OK) {
+        *status = s;
+        return NULL;
+    }
+    hook->installed = true;
+    return hook;
+}
+
+void ic_class_hook_uninstall_locked(ic_class_hook *hook)
+{
+    if (!hook->installed) return;
+    hook->installed = false;
+    ic_class *cls = hook->cls;
+    ic_sel sel = hook->slot.sel;
+    if (hook->added) {
+        /* NULL (a collision) leaves whoever replaced our override in place. */
+        hook->detached = ic_class_detach_method(cls, sel, hook->imp);
+        return;
+    }
+    ic_method *own = ic_class_get_own_method(cls, sel);
+    if (own && ic_method_imp(own) == hook->imp)
+        ic_class_replace_method(cls, sel, atomic_load_explicit(&hook->saved, memory_order_relaxed),
+                                NULL, NULL);
+    /* Otherwise someone replaced our IMP: theirs stays. */
+}
