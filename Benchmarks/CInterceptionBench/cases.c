@@ -60,6 +60,7 @@ static ic_sel sel_add, sel_ping, sel_vec;
 static ic_class *counter_class;   /* add:, ping, vec: */
 static ic_class *forwarded_class; /* the same methods, intercepted through the forward path */
 static ic_class *other_class;     /* only ping is ever intercepted: add: stays the original's */
+static ic_class *hooked_class;    /* add: hooked class-wide, one before hook */
 
 static ic_id plain;             /* never intercepted */
 static ic_id other_selector;    /* intercepted for ping only, in a class where add: never is */
@@ -70,6 +71,7 @@ static ic_id forwarded_one;     /* add: forward path, one before-observer; vec: 
 static ic_id instead_optimized; /* add: one instead hook calling the original (trampoline) */
 static ic_id instead_forwarded; /* add: one instead hook calling the original (forward path) */
 static ic_id after_unhook; /* add: hooked before, instead and after, every hook since removed */
+static ic_id class_hooked; /* an instance of hooked_class */
 
 static uint64_t observed_calls; /* incremented by the observer; read after each run */
 
@@ -115,7 +117,9 @@ static int prepare_shared(void)
     counter_class = make_counter_class("BenchCounter");
     forwarded_class = make_counter_class("BenchForwarded");
     other_class = make_counter_class("BenchOther");
-    if (!counter_class || !forwarded_class || !other_class) return fail("classes");
+    hooked_class = make_counter_class("BenchClassHooked");
+    if (!counter_class || !forwarded_class || !other_class || !hooked_class) return fail("classes");
+    class_hooked = ic_class_create_instance(hooked_class);
     plain = ic_class_create_instance(counter_class);
     other_selector = ic_class_create_instance(other_class);
     optimized_none = ic_class_create_instance(counter_class);
@@ -151,7 +155,8 @@ static int prepare_shared(void)
                        NULL, &hooks[1]) ||
         ic_hook_object(after_unhook, sel_add, IC_HOOK_AFTER, 0, count_call, NULL, NULL,
                        &hooks[2]) ||
-        ic_hook_remove(hooks[1]) || ic_hook_remove(hooks[0]) || ic_hook_remove(hooks[2]))
+        ic_hook_remove(hooks[1]) || ic_hook_remove(hooks[0]) || ic_hook_remove(hooks[2]) ||
+        ic_hook_class(hooked_class, sel_add, IC_HOOK_BEFORE, 0, count_call, NULL, NULL, &token))
         return fail("hooks");
     if (ic_object_get_class(after_unhook) != counter_class ||
         ic_intercept_path_of(instead_forwarded, sel_add) != IC_PATH_FORWARDED ||
@@ -230,6 +235,10 @@ static double run_hook_instead_optimized(uint64_t ops)
 static double run_hook_instead_forwarded(uint64_t ops)
 {
     ADD_LOOP(instead_forwarded, true)
+}
+static double run_class_hook_before(uint64_t ops)
+{
+    ADD_LOOP(class_hooked, true)
 }
 static double run_send_after_unhook(uint64_t ops)
 {
@@ -410,6 +419,8 @@ static const icb_case cases[] = {
      prepare_shared, run_hook_instead_optimized},
     {"hook_instead_forwarded", "add: with one C instead hook calling the original (forward path)",
      prepare_shared, run_hook_instead_forwarded},
+    {"class_hook_before", "add: hooked class-wide with one C before hook (libffi closure)",
+     prepare_shared, run_class_hook_before},
     {"send_after_unhook", "add: to an object whose before, instead and after hooks were removed",
      prepare_shared, run_send_after_unhook},
     {"forwarded_struct_return", "vec: returning a 24-byte struct, forward path, one observer",

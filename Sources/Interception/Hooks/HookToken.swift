@@ -59,6 +59,31 @@ final class SwiftHook: Sendable {
     }
 }
 
+extension SwiftHook {
+    /// Registers a hook running `run` through `install` (which calls `ic_hook_object` or
+    /// `ic_hook_class` with the context and token it is given, and returns the status and the
+    /// method's encoding for errors).
+    static func add(
+        className: String, selector: Selector, run: @escaping @Sendable (OpaquePointer) throws -> Void,
+        install: (UnsafeMutableRawPointer, UnsafeMutablePointer<ic_observer_token>) -> (
+            ic_status, UnsafePointer<CChar>?
+        )
+    ) throws(InterceptionError) -> HookToken {
+        let hook = SwiftHook(className: className, selector: selector, run: run)
+        let context = Unmanaged.passRetained(hook).toOpaque()
+        var token: ic_observer_token = 0
+        let (status, encoding) = install(context, &token)
+        guard status == IC_OK else {
+            let error = InterceptionError.lastCError(
+                status, className: className, selector: selector,
+                encoding: encoding.map { String(cString: $0) })
+            Unmanaged<SwiftHook>.fromOpaque(context).release()
+            throw error
+        }
+        return HookToken(rawValue: token)
+    }
+}
+
 /// The C function of every Swift hook: runs the hook's closure on the call.
 let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
     let hook = Unmanaged<SwiftHook>.fromOpaque(context!).takeUnretainedValue()
@@ -121,6 +146,32 @@ enum HookSignature {
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
         let signature = try InterceptionState.signature(of: object, selector: selector)
+        try check(
+            signature, className: object.runtimeClass.name, selector, resultEncoding: resultEncoding,
+            repeat each arguments)
+    }
+
+    /// The same for a hook on every instance of `cls`.
+    static func check<each A: RuntimeValue>(
+        _ cls: RuntimeClass, _ selector: Selector, resultEncoding: String?,
+        _ arguments: repeat (each A).Type
+    ) throws(InterceptionError) {
+        guard let method = ic_class_get_method(cls.pointer, selector.pointer) else {
+            throw .selectorNotImplemented(className: cls.name, selector: selector)
+        }
+        guard let signature = ic_method_signature(method) else {
+            throw .unsupportedSignature(
+                className: cls.name, selector: selector, encoding: String(cString: ic_method_types(method)),
+                reason: String(cString: ic_error_message()))
+        }
+        try check(
+            signature, className: cls.name, selector, resultEncoding: resultEncoding, repeat each arguments)
+    }
+
+    private static func check<each A: RuntimeValue>(
+        _ signature: OpaquePointer, className: String, _ selector: Selector, resultEncoding: String?,
+        _ arguments: repeat (each A).Type
+    ) throws(InterceptionError) {
         var swiftTypes: [String] = []
         for type in repeat each arguments {
             swiftTypes.append(TypeEncoding.normalized(type.runtimeEncoding))
@@ -143,7 +194,7 @@ enum HookSignature {
         }
         guard matches else {
             throw .typeMismatch(
-                className: object.runtimeClass.name, selector: selector,
+                className: className, selector: selector,
                 methodEncoding: String(cString: ic_signature_types(signature)),
                 swiftEncoding: swiftResult + "(" + swiftTypes.joined(separator: ", ") + ")")
         }

@@ -18,7 +18,7 @@ extension RuntimeObject {
     /// `rx.methodInvoked` subscribers are before and after hooks of the same layer.
     ///
     /// - Parameters:
-    ///   - selector: the method to hook; this object must implement it (directly or inherited).
+    ///   - selector: the method to hook; it must be implemented (directly or inherited).
     ///   - oneShot: remove the hook after its first call.
     ///   - body: may throw; the error goes to ``Runtime/hookErrorHandler`` and the call goes on.
     /// - Throws: ``InterceptionError`` for a refusal (forbidden or unimplemented selector, an
@@ -29,14 +29,11 @@ extension RuntimeObject {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try HookSignature.check(self, selector, resultEncoding: nil, repeat (each A).self)
-        return try addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            var index = 2
-            try body(HookFrame.receiver(call), repeat HookFrame.argument(call, &index, as: (each A).self))
-        }
+        return try addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.reading(body))
     }
 
-    /// Runs `body` before every call of `selector`, which returns the arguments the method (and
-    /// the hooks after this one) will get instead.
+    /// Runs `body` before every call of `selector`; it returns the arguments the method (and the
+    /// hooks after this one) get instead.
     ///
     /// ```swift
     /// try counter.hookBeforeReplacingArguments("add:") { (this: RuntimeObject, x: Int32) in x * 10 }
@@ -47,19 +44,12 @@ extension RuntimeObject {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> (repeat each A)
     ) throws(InterceptionError) -> HookToken {
         try HookSignature.check(self, selector, resultEncoding: nil, repeat (each A).self)
-        return try addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            var index = 2
-            let replaced = try body(
-                HookFrame.receiver(call), repeat HookFrame.argument(call, &index, as: (each A).self))
-            var position = 2
-            repeat HookFrame.setArgument(each replaced, call, &position)
-        }
+        return try addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.replacingArguments(body))
     }
 
     /// Runs `body` after every call of `selector` returned, with the return value as `R` (first,
-    /// as `original` comes first in the value-returning `hookInstead`),
-    /// the receiver and the arguments; `body` returns the value the caller gets (return
-    /// `result` to keep it).
+    /// as `original` comes first in the value-returning `hookInstead`), the receiver and the
+    /// arguments; `body` returns the value the caller gets (return `result` to keep it).
     ///
     /// ```swift
     /// try counter.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result + 1000 }
@@ -70,14 +60,7 @@ extension RuntimeObject {
         _ body: @escaping @Sendable (_ result: R, RuntimeObject, repeat each A) throws -> R
     ) throws(InterceptionError) -> HookToken {
         try HookSignature.check(self, selector, resultEncoding: R.runtimeEncoding, repeat (each A).self)
-        let returnsObject = R.runtimeEncoding == "@"
-        return try addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            var index = 2
-            let result = try body(
-                HookFrame.result(call, as: R.self), HookFrame.receiver(call),
-                repeat HookFrame.argument(call, &index, as: (each A).self))
-            MethodFrame.setResult(result, call, returnsObject: returnsObject)
-        }
+        return try addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.after(body))
     }
 
     /// Runs `body` after every call of `selector`, a method that returns nothing.
@@ -87,10 +70,7 @@ extension RuntimeObject {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try HookSignature.check(self, selector, resultEncoding: "v", repeat (each A).self)
-        return try addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            var index = 2
-            try body(HookFrame.receiver(call), repeat HookFrame.argument(call, &index, as: (each A).self))
-        }
+        return try addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.reading(body))
     }
 
     /// Runs `body` in place of every call of `selector`. `body` gets `original`, which runs the
@@ -114,20 +94,7 @@ extension RuntimeObject {
             @escaping @Sendable (_ original: (repeat each A) -> R, RuntimeObject, repeat each A) throws -> R
     ) throws(InterceptionError) -> HookToken {
         try HookSignature.check(self, selector, resultEncoding: R.runtimeEncoding, repeat (each A).self)
-        let returnsObject = R.runtimeEncoding == "@"
-        return try addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            let original = { (arguments: repeat each A) -> R in
-                var position = 2
-                repeat HookFrame.setArgument(each arguments, call, &position)
-                ic_hook_call_original(call)
-                return HookFrame.result(call, as: R.self)
-            }
-            var index = 2
-            let result = try body(
-                original, HookFrame.receiver(call), repeat HookFrame.argument(call, &index, as: (each A).self)
-            )
-            MethodFrame.setResult(result, call, returnsObject: returnsObject)
-        }
+        return try addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(body))
     }
 
     /// Runs `body` in place of every call of `selector`, a method that returns nothing.
@@ -139,40 +106,23 @@ extension RuntimeObject {
             Void
     ) throws(InterceptionError) -> HookToken {
         try HookSignature.check(self, selector, resultEncoding: "v", repeat (each A).self)
-        return try addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            let original = { (arguments: repeat each A) in
-                var position = 2
-                repeat HookFrame.setArgument(each arguments, call, &position)
-                ic_hook_call_original(call)
-            }
-            var index = 2
-            try body(
-                original, HookFrame.receiver(call), repeat HookFrame.argument(call, &index, as: (each A).self)
-            )
-        }
+        return try addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(body))
     }
 
     // ---- implementation -------------------------------------------------------------------
 
     private func addHook(
-        _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
-        _ run: @escaping @Sendable (OpaquePointer) throws -> Void
+        _ selector: Selector, _ position: ic_hook_position, oneShot: Bool, _ run: @escaping HookBody.Run
     ) throws(InterceptionError) -> HookToken {
-        let className = runtimeClass.name
-        let hook = SwiftHook(className: className, selector: selector, run: run)
-        let context = Unmanaged.passRetained(hook).toOpaque()
-        var token: ic_observer_token = 0
-        let status = ic_hook_object(
-            pointer, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0, swiftHookThunk,
-            context, swiftHookRelease, &token)
-        guard status == IC_OK else {
-            let encoding = ic_class_method_types(ic_intercept_original_class(pointer), selector.pointer)
-            let error = InterceptionError.lastCError(
-                status, className: className, selector: selector,
-                encoding: encoding.map { String(cString: $0) })
-            Unmanaged<SwiftHook>.fromOpaque(context).release()
-            throw error
+        let object = pointer
+        return try SwiftHook.add(className: runtimeClass.name, selector: selector, run: run) {
+            context, token in
+            (
+                ic_hook_object(
+                    object, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0,
+                    swiftHookThunk, context, swiftHookRelease, token),
+                ic_class_method_types(ic_intercept_original_class(object), selector.pointer)
+            )
         }
-        return HookToken(rawValue: token)
     }
 }
