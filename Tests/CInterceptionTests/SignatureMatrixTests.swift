@@ -185,4 +185,48 @@ struct SignatureMatrixTests {
                     ? ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1)
                     : ClassCounters(subclasses: 1, forwardingClasses: 1, forwarded: 1, liveObjects: 1)))
     }
+
+    @Test(
+        "each signature gives the same result through an instead hook that calls the original: optimized, forwarded and class-wide",
+        arguments: MatrixCase.all)
+    func insteadHookCallingOriginal(_ m: MatrixCase) throws {
+        let s = sel("m")
+        let forwardClass = try makeClass("MatrixInsteadForward", methods: [("m", m.raw.imp, m.encoding)])
+        let defaultClass = try makeClass("MatrixInsteadDefault", methods: [("m", m.raw.imp, m.encoding)])
+        let hookedClass = try makeClass("MatrixInsteadClass", methods: [("m", m.raw.imp, m.encoding)])
+        let out = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+        defer { out.deallocate() }
+        func check(_ path: String, _ obj: ID) {
+            out.initializeMemory(as: UInt8.self, repeating: 0xA5, count: 64)
+            let calls = ict_matrix_calls()
+            m.raw.send(obj, s, out)
+            #expect(ict_matrix_calls() == calls + 1, "\(path): the method ran once")
+            for i in 0..<m.arity {
+                #expect(
+                    m.argumentType(i).equal(ict_matrix_received(i), m.argument(i)),
+                    "\(path): argument \(i) received")
+            }
+            if let type = m.returnType {
+                #expect(type.equal(out, m.raw.ret), "\(path): result")
+            }
+        }
+        var token: ic_observer_token = 0
+        for (cls, options) in [
+            (forwardClass, UInt32(IC_INTERCEPT_FORCE_FORWARDING)), (defaultClass, UInt32(0)),
+        ] {
+            let obj = try #require(ic_class_create_instance(cls))
+            defer { ic_release(obj) }
+            #expect(ic_intercept_prepare_with_options(obj, s, options) == IC_OK)
+            #expect(ic_hook_object(obj, s, IC_HOOK_INSTEAD, 0, callOriginal, nil, nil, &token) == IC_OK)
+            check(options != 0 ? "forwarded instead" : "default-path instead", obj)
+        }
+        #expect(ic_hook_class(hookedClass, s, IC_HOOK_INSTEAD, 0, callOriginal, nil, nil, &token) == IC_OK)
+        let obj = try #require(ic_class_create_instance(hookedClass))
+        defer { ic_release(obj) }
+        check("class-wide instead", obj)
+        #expect(ic_hook_remove(token) == IC_OK)
+    }
 }
+
+/// An instead hook that only calls the original.
+private let callOriginal: ObserverCallback = { call, _ in ic_hook_call_original(call) }
