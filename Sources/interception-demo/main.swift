@@ -5,7 +5,8 @@
 // It defines a class in Swift, observes one of its methods on one object with `sentMessage` and
 // `methodInvoked` (an optimized trampoline), observes a struct-returning method (the libffi
 // forward path), shows the error for a selector the class does not implement, and watches the
-// object die with `deallocating` and `deallocated`.
+// object die with `deallocating` and `deallocated`; then a delegate protocol used with a real
+// delegate and `rx.delegate` at once (DelegateProxyDemo.swift).
 import Interception
 
 struct Point: RuntimeStruct, CustomStringConvertible {
@@ -98,6 +99,8 @@ do {
     counter = nil
     counters = Runtime.interceptionCounters(for: Counter)
     print("   engine counters for Counter: \(counters)")
+
+    try delegateProxyDemo()
 } catch {
     print("demo failed: \(error)")
 }
