@@ -5,58 +5,58 @@ import Interception
 /// Where a downloader keeps its (weak) delegate: an associated Swift value.
 private let delegateKey = AssociationKey()
 
+/// The delegate protocol: progress (optional) and completion (required).
+let DownloaderDelegate = try! RuntimeProtocol.define("DownloaderDelegate") { p in
+    try p.optional("downloader:progress:", (RuntimeObject?, Double).self)
+    try p.required("downloader:didFinishWithBytes:", (RuntimeObject?, Int).self)
+}
+
+/// A downloader: `delegate` / `setDelegate:` (weak), and `download:`, which reports to the
+/// delegate (progress only if it answers it).
+let Downloader = try! RuntimeClass.define("Downloader") { c in
+    try c.method("delegate") { (this: RuntimeObject) -> RuntimeObject? in
+        (this.associatedValue(forKey: delegateKey) as? WeakRuntimeObject)?.object
+    }
+    try c.method("setDelegate:") { (this: RuntimeObject, delegate: RuntimeObject?) in
+        try? this.setAssociatedValue(WeakRuntimeObject(delegate), forKey: delegateKey)
+    }
+    try c.method("download:") { (this: RuntimeObject, bytes: Int) in
+        let delegate: RuntimeObject? = try? this.send("delegate")
+        guard let delegate else { return }
+        if delegate.responds(to: "downloader:progress:") {
+            for step in 1...2 {
+                try? delegate.send("downloader:progress:", this, Double(step) / 2)
+            }
+        }
+        try? delegate.send("downloader:didFinishWithBytes:", this, bytes)
+    }
+}
+
 /// The proxy type of downloaders: RxCocoa's pattern, with the runtime protocol and class.
 final class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>, DelegateProxyType,
     HasDelegate,
     @unchecked Sendable
 {
-    nonisolated(unsafe) static var downloaderClass: RuntimeClass?
-    nonisolated(unsafe) static var delegateProtocol: RuntimeProtocol?
-
     init(downloader: RuntimeObject) {
         super.init(
             parentObject: downloader, delegateProxy: DownloaderDelegateProxy.self,
-            delegateProtocol: Self.delegateProtocol!)
+            delegateProtocol: DownloaderDelegate)
     }
 
     static func registerKnownImplementations() {
-        register(downloaderClass!) { DownloaderDelegateProxy(downloader: $0) }
+        register(Downloader) { DownloaderDelegateProxy(downloader: $0) }
     }
 }
 
 func delegateProxyDemo() throws {
     section("a delegate protocol, a real delegate and rx.delegate at once (DelegateProxy)")
-    let DownloaderDelegate = try RuntimeProtocol.define("DownloaderDelegate") { p in
-        try p.optional("downloader:progress:", (RuntimeObject?, Double).self)
-        try p.required("downloader:didFinishWithBytes:", (RuntimeObject?, Int).self)
-    }
-    let Downloader = try RuntimeClass.define("Downloader") { c in
-        try c.method("delegate") { (this: RuntimeObject) -> RuntimeObject? in
-            (this.associatedValue(forKey: delegateKey) as? WeakRuntimeObject)?.object
-        }
-        try c.method("setDelegate:") { (this: RuntimeObject, delegate: RuntimeObject?) in
-            try? this.setAssociatedValue(WeakRuntimeObject(delegate), forKey: delegateKey)
-        }
-        try c.method("download:") { (this: RuntimeObject, bytes: Int) in
-            let delegate: RuntimeObject? = try? this.send("delegate")
-            guard let delegate else { return }
-            if delegate.responds(to: "downloader:progress:") {
-                for step in 1...2 {
-                    try? delegate.send("downloader:progress:", this, Double(step) / 2)
-                }
-            }
-            try? delegate.send("downloader:didFinishWithBytes:", this, bytes)
-        }
-    }
     let Printer = try RuntimeClass.define("ProgressPrinter", conformsTo: [DownloaderDelegate]) { c in
         try c.method("downloader:didFinishWithBytes:") { (this: RuntimeObject, d: RuntimeObject?, n: Int) in
             print("   delegate        finished: \(n) bytes")
         }
     }
     print("   \(Printer.name) conforms to \(DownloaderDelegate): \(Printer.conforms(to: DownloaderDelegate))")
-    DownloaderDelegateProxy.downloaderClass = Downloader
-    DownloaderDelegateProxy.delegateProtocol = DownloaderDelegate
-    DownloaderDelegateProxy.registerKnownImplementations()
+    DownloaderDelegateProxy.registerKnownImplementations()  // so rx.delegate knows the type
 
     let downloader = Downloader.new()
     let printer = Printer.new()
