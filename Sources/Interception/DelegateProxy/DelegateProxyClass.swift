@@ -1,6 +1,7 @@
 // The runtime class behind a delegate proxy type: forwarding stubs for every method of the
 // delegate protocol, and respondsToSelector: / methodSignatureForSelector: / forwardInvocation:.
 import CInterception
+import Synchronization
 
 /// The runtime class of one ``DelegateProxyType``, made once per proxy type.
 ///
@@ -76,7 +77,7 @@ final class DelegateProxyClass: Sendable {
                 }
                 guard
                     let imp = ic_closure_imp_create(
-                        signature, forwardingStub, UnsafeMutableRawPointer(bitPattern: slotOffset), nil)
+                        signature, forwardingStub, StubContext.make(slotOffset: slotOffset), nil)
                 else { throw RuntimeError.lastCError() }
                 try c.method(method.selector, encoding: method.encoding, imp: imp)
             }
@@ -149,14 +150,58 @@ private func invoke(_ invocation: OpaquePointer, on target: OpaquePointer, resto
     ic_invocation_set_target(invocation, original)
 }
 
-/// The forwarding stub of every protocol method (context: the slot's offset). Its frame's return
-/// buffer starts zeroed, so a call nobody implements returns zero.
+/// What a forwarding stub knows: where the forward delegate's slot is, and the last delegate
+/// class seen to implement the stub's selector (a one-entry cache of `respondsToSelector:`).
+///
+/// Why a cache: asking the delegate `respondsToSelector:` on every call takes the root's
+/// method-list lock, a second mutex on a path that already takes the weak-reference lock. A YES
+/// from the root's `respondsToSelector:` is permanent (methods are never removed), so it is
+/// cached per stub by class, and used only while the delegate's `respondsToSelector:` is still the
+/// root's (checked on every call with a lock-free lookup): a class that overrides it, even later,
+/// is always asked.
+private final class StubContext: Sendable {
+    let slotOffset: Int
+    /// The class (`ic_class *` bits) last found to implement the selector, or 0.
+    let respondingClass = Atomic<UInt>(0)
+
+    private init(slotOffset: Int) {
+        self.slotOffset = slotOffset
+    }
+
+    /// A context for a stub, living as long as the stub (as the class: forever).
+    static func make(slotOffset: Int) -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(StubContext(slotOffset: slotOffset)).toOpaque()
+    }
+
+    /// The root class's `respondsToSelector:` implementation.
+    static let rootRespondsToSelector = UInt(
+        bitPattern: unsafeBitCast(
+            ic_class_get_imp(ic_class_root(), KnownSelectors.shared.respondsToSelector.pointer),
+            to: OpaquePointer?.self))
+
+    /// Whether `delegate` answers `selector`, through the cache when its answer is the root's.
+    func responds(_ delegate: OpaquePointer, _ selector: OpaquePointer?) -> Bool {
+        let respondsSel = KnownSelectors.shared.respondsToSelector.pointer
+        let imp = ic_msg_lookup(delegate, respondsSel)
+        let usesRoot =
+            UInt(bitPattern: unsafeBitCast(imp, to: OpaquePointer?.self)) == Self.rootRespondsToSelector
+        let cls = UInt(bitPattern: ic_object_get_class(delegate))
+        if usesRoot && respondingClass.load(ordering: .relaxed) == cls { return true }
+        let answer = unsafeBitCast(imp, to: BoolSelectorIMP.self)(delegate, respondsSel, selector)
+        if answer && usesRoot { respondingClass.store(cls, ordering: .relaxed) }
+        return answer
+    }
+}
+
+/// The forwarding stub of every protocol method (context: its ``StubContext``). Its frame's
+/// return buffer starts zeroed, so a call nobody implements returns zero.
 private let forwardingStub: ic_closure_fn = { invocation, context in
-    guard let invocation, let receiver = ic_invocation_target(invocation) else { return }
-    let slot = DelegateProxyClass.slot(receiver, offset: Int(bitPattern: context))
+    guard let invocation, let context, let receiver = ic_invocation_target(invocation) else { return }
+    let stub = Unmanaged<StubContext>.fromOpaque(context).takeUnretainedValue()
+    let slot = DelegateProxyClass.slot(receiver, offset: stub.slotOffset)
     guard let delegate = ic_weak_load_retained(slot) else { return }
     defer { ic_release(delegate) }
-    if responds(delegate, ic_invocation_selector(invocation)) {
+    if stub.responds(delegate, ic_invocation_selector(invocation)) {
         invoke(invocation, on: delegate, restoring: receiver)
     }
 }

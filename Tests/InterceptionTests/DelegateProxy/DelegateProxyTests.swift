@@ -3,6 +3,7 @@
 import CInterception
 import Foundation
 import Glibc
+import Synchronization
 @testable import Interception
 import Testing
 
@@ -16,6 +17,9 @@ private func installedProxy(
     let proxy = DownloaderDelegateProxy.proxy(for: parent)
     return (parent, delegate, proxy)
 }
+
+/// Calls of the method the responds test adds to a delegate class at run time.
+private let addedProgressCalls = Atomic<Int>(0)
 
 private func currentDelegate(_ parent: RuntimeObject) throws -> RuntimeObject? {
     try parent.send("delegate")
@@ -229,6 +233,37 @@ struct DelegateProxyTests {
         #expect(proxy.forwardToDelegate() == other)
         let _: Bool = try parent.send("download:", Int32(0))
         #expect(log.all == ["delegate start", "observed start", "delegate start"])
+    }
+
+    @Test(
+        "whether the delegate responds is asked per class: a method added later is forwarded, a class without it is not"
+    )
+    func respondsIsAskedPerClass() throws {
+        let log = EventLog()
+        let (parent, delegate, proxy) = try installedProxy(implementing: [], log: log)
+        defer { withExtendedLifetime((parent, delegate)) {} }
+        let progress = Selector("downloader:progress:")
+        func call() throws { try proxy.object.send(progress, proxy.object, 0.5) }
+        try call()  // not implemented: not forwarded
+        #expect(addedProgressCalls.load(ordering: .relaxed) == 0)
+        let added: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, Double) -> Void = {
+            _, _, _, _ in
+            addedProgressCalls.add(1, ordering: .relaxed)
+        }
+        try #require(
+            ic_class_add_method(
+                delegate.actualClass.pointer, progress.pointer, unsafeBitCast(added, to: ic_imp.self), "v@:@d"
+            )
+                == IC_OK)
+        try call()
+        try call()
+        #expect(addedProgressCalls.load(ordering: .relaxed) == 2)
+        // Another delegate, of a class without the method: not forwarded, whatever was cached.
+        let other = try defineDelegate(implementing: [], log: log).new()
+        proxy.setForwardToDelegate(other, retainDelegate: false)
+        try call()
+        #expect(addedProgressCalls.load(ordering: .relaxed) == 2)
+        #expect(log.all == [])
     }
 
     @Test("a delegate released while calls run on another thread: calls finish or skip it, never crash")
