@@ -6,7 +6,8 @@
 // `methodInvoked` (an optimized trampoline), observes a struct-returning method (the libffi
 // forward path), changes another object's method with an instead hook and cancels it, shows the
 // error for a selector the class does not implement, and watches the object die with
-// `deallocating` and `deallocated`.
+// `deallocating` and `deallocated`; then a delegate protocol used with a real delegate and
+// `rx.delegate` at once (DelegateProxyDemo.swift).
 import Interception
 
 struct Point: RuntimeStruct, CustomStringConvertible {
@@ -111,6 +112,8 @@ do {
     counter = nil
     counters = Runtime.interceptionCounters(for: Counter)
     print("   engine counters for Counter: \(counters)")
+
+    try delegateProxyDemo()
 } catch {
     print("demo failed: \(error)")
 }

@@ -39,6 +39,11 @@ private func expectRecorded(
 
 private let nullCallback: ObserverCallback = { _, _ in }
 
+/// An unregistered protocol the cases pass beside a NULL (made once; never registered, so every
+/// refused change would also be visible).
+nonisolated(unsafe) private let nullCaseProtocol: OpaquePointer = ic_protocol_allocate(
+    uniqueName("NullCases"))!
+
 /// An IMP's address (function pointers are not Equatable in Swift).
 private func address(_ f: ic_imp?) -> UInt { unsafeBitCast(f, to: UInt.self) }
 
@@ -187,6 +192,115 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
                 expectRefused(ic_method_exchange_imps(nil, f.method))
                 expectRefused(ic_method_exchange_imps(f.method, nil))
                 #expect(address(ic_method_imp(f.method)) == address(imp(addOneIMP)))
+            }
+        ),
+
+        // ic_protocol.h
+        (
+            "ic_protocol_allocate",
+            { _ in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_protocol_allocate(nil) == nil) }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_protocol_allocate("") == nil) }
+            }
+        ),
+        (
+            "ic_protocol_add_method_description",
+            { f in
+                expectRefused(ic_protocol_add_method_description(nil, f.s, "v@:", true, true))
+                expectRefused(ic_protocol_add_method_description(nullCaseProtocol, nil, "v@:", true, true))
+                expectRefused(ic_protocol_add_method_description(nullCaseProtocol, f.s, nil, true, true))
+            }
+        ),
+        (
+            "ic_protocol_add_protocol",
+            { _ in
+                expectRefused(ic_protocol_add_protocol(nil, nullCaseProtocol))
+                expectRefused(ic_protocol_add_protocol(nullCaseProtocol, nil))
+            }
+        ),
+        ("ic_protocol_register", { _ in expectRefused(ic_protocol_register(nil)) }),
+        ("ic_protocol_dispose", { _ in expectRefused(ic_protocol_dispose(nil)) }),
+        ("ic_protocol_lookup", { _ in expectRecorded(IC_OK) { #expect(ic_protocol_lookup(nil) == nil) } }),
+        ("ic_protocol_name", { _ in #expect(ic_protocol_name(nil) == nil) }),
+        ("ic_protocol_is_registered", { _ in #expect(!ic_protocol_is_registered(nil)) }),
+        (
+            "ic_protocol_conforms_to_protocol",
+            { _ in
+                expectRecorded(IC_OK) {
+                    #expect(!ic_protocol_conforms_to_protocol(nil, nullCaseProtocol))
+                    #expect(!ic_protocol_conforms_to_protocol(nullCaseProtocol, nil))
+                }
+            }
+        ),
+        (
+            "ic_protocol_copy_protocol_list",
+            { _ in
+                var count = 99
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_protocol_copy_protocol_list(nil, &count) == nil)
+                }
+                #expect(count == 0)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_protocol_copy_protocol_list(nullCaseProtocol, nil) == nil)
+                }
+            }
+        ),
+        (
+            "ic_protocol_copy_method_description_list",
+            { _ in
+                var count = 99
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_protocol_copy_method_description_list(nil, true, true, &count) == nil)
+                }
+                #expect(count == 0)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(
+                        ic_protocol_copy_method_description_list(nullCaseProtocol, true, true, nil) == nil)
+                }
+            }
+        ),
+        (
+            "ic_protocol_get_method_description",
+            { f in
+                var d = ic_method_description()
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(!ic_protocol_get_method_description(nil, f.s, true, true, &d))
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(!ic_protocol_get_method_description(nullCaseProtocol, nil, true, true, &d))
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(!ic_protocol_get_method_description(nullCaseProtocol, f.s, true, true, nil))
+                }
+            }
+        ),
+        (
+            "ic_class_add_protocol",
+            { f in
+                expectRefused(ic_class_add_protocol(nil, nullCaseProtocol))
+                expectRefused(ic_class_add_protocol(f.cls, nil))
+            }
+        ),
+        (
+            "ic_class_conforms_to_protocol",
+            { f in
+                expectRecorded(IC_OK) {
+                    #expect(!ic_class_conforms_to_protocol(nil, nullCaseProtocol))
+                    #expect(!ic_class_conforms_to_protocol(f.cls, nil))
+                }
+            }
+        ),
+        (
+            "ic_class_copy_protocol_list",
+            { f in
+                var count = 99
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_copy_protocol_list(nil, &count) == nil)
+                }
+                #expect(count == 0)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_copy_protocol_list(f.cls, nil) == nil)
+                }
             }
         ),
 
@@ -532,8 +646,8 @@ private func exportedFunctions() throws -> Set<String> {
         String(#filePath.split(separator: "/Tests/CInterceptionTests/").first!)
         + "/CSources/CInterception/include"
     let headers = [
-        "ic_base.h", "ic_selector.h", "ic_class.h", "ic_object.h", "ic_message.h", "ic_signature.h",
-        "ic_invocation.h", "ic_closure.h", "ic_intercept.h", "ic_hook.h",
+        "ic_base.h", "ic_selector.h", "ic_class.h", "ic_protocol.h", "ic_object.h", "ic_message.h",
+        "ic_signature.h", "ic_invocation.h", "ic_closure.h", "ic_intercept.h", "ic_hook.h",
     ]
     var names = Set<String>()
     for header in headers {

@@ -18,6 +18,8 @@
  *   isKindOfClass:                B@:#    whether the object's class is the class or a subclass
  *   isMemberOfClass:              B@:#    whether `class` answers exactly that class
  *   isEqual:                      B@:@    pointer identity
+ *   conformsToProtocol:           B@:^v   whether the object's class conforms to the
+ *                                         `ic_protocol *` (ic_class_conforms_to_protocol)
  *   hash                          Q@:     the address
  *   retain                        @@:     +1, returns the receiver
  *   release                       v@:     -1; at zero sends dealloc

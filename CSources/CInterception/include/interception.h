@@ -2,8 +2,8 @@
  * interception.h — the public C API of the Interception runtime (umbrella header).
  *
  * Object runtime: selectors, classes, methods, objects, messaging, type encodings, invocations,
- * closure IMPs, associated objects, weak references. Interception engine: ic_intercept.h
- * (observers), ic_hook.h (before / instead / after hooks).
+ * closure IMPs, associated objects, weak references, protocols. Interception engine:
+ * ic_intercept.h (observers), ic_hook.h (before / instead / after hooks).
  */
 #ifndef INTERCEPTION_H
 #define INTERCEPTION_H
@@ -11,6 +11,7 @@
 #include "ic_base.h"
 #include "ic_selector.h"
 #include "ic_class.h"
+#include "ic_protocol.h"
 #include "ic_object.h"
 #include "ic_message.h"
 #include "ic_signature.h"

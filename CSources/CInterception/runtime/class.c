@@ -16,6 +16,7 @@
 #include "../support/hashmap.h"
 #include "../support/locks.h"
 #include "object.h"
+#include "protocol.h"
 #include "selector.h"
 
 /* Largest instance (header and all storage). */
@@ -139,6 +140,7 @@ ic_status ic_class_dispose(ic_class *cls)
     }
     ic_map_remove(&classes, (uintptr_t)cls->name);
     ic_unlock(&ic_runtime_lock);
+    ic_protocol_forget_class(cls);
     /* Unregistered: no instances, no subclasses, no forwarders, and its dispatch table was
      * never read by a message send. */
     for (size_t i = 0; i < cls->method_count; i++) {

@@ -6,6 +6,7 @@
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "object.h"
+#include "protocol.h"
 #include "selector.h"
 
 static ic_class *object_class(ic_id self, ic_sel cmd)
@@ -71,6 +72,12 @@ static uint64_t object_hash(ic_id self, ic_sel cmd)
     return (uint64_t)(uintptr_t)self;
 }
 
+static bool object_conforms_to_protocol(ic_id self, ic_sel cmd, const ic_protocol *protocol)
+{
+    (void)cmd;
+    return ic_class_conforms_to_protocol(ic_object_isa(self), protocol);
+}
+
 static ic_id object_retain(ic_id self, ic_sel cmd)
 {
     (void)cmd;
@@ -114,6 +121,7 @@ void ic_root_class_init(void)
         {ic_sels.is_kind_of_class, (ic_imp)object_is_kind_of_class, "B@:#"},
         {ic_sels.is_member_of_class, (ic_imp)object_is_member_of_class, "B@:#"},
         {ic_sels.is_equal, (ic_imp)object_is_equal, "B@:@"},
+        {ic_sel_register("conformsToProtocol:"), (ic_imp)object_conforms_to_protocol, "B@:^v"},
         {ic_sels.hash, (ic_imp)object_hash, "Q@:"},
         {ic_sels.retain, (ic_imp)object_retain, "@@:"},
         {ic_sels.release, (ic_imp)object_release, "v@:"},

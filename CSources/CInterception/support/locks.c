@@ -12,6 +12,7 @@ pthread_mutex_t ic_signature_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_closure_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_weak_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_epoch_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t ic_protocol_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define S  PTHREAD_MUTEX_INITIALIZER
 #define S8 S, S, S, S, S, S, S, S

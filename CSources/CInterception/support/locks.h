@@ -18,6 +18,8 @@
  *      ic_weak_lock        the weak-reference table (weak.c)
  *      ic_assoc_locks[N]   associated objects, striped by object address (associate.c)
  *      ic_epoch_lock       the list of reader threads of the epoch reclaimer (epoch.c)
+ *      ic_protocol_lock    the protocol table, unregistered protocols' lists and the classes'
+ *                          adopted protocols (protocol.c)
  *
  * The `_locked` suffix on a function name means "the caller holds the lock this function's
  * comment names".
@@ -36,6 +38,7 @@ IC_PRIVATE extern pthread_mutex_t ic_signature_lock;
 IC_PRIVATE extern pthread_mutex_t ic_closure_lock;
 IC_PRIVATE extern pthread_mutex_t ic_weak_lock;
 IC_PRIVATE extern pthread_mutex_t ic_epoch_lock;
+IC_PRIVATE extern pthread_mutex_t ic_protocol_lock;
 
 #define IC_ASSOC_LOCK_COUNT 64
 IC_PRIVATE extern pthread_mutex_t ic_assoc_locks[IC_ASSOC_LOCK_COUNT];

@@ -1,0 +1,207 @@
+// The runtime class behind a delegate proxy type: forwarding stubs for every method of the
+// delegate protocol, and respondsToSelector: / methodSignatureForSelector: / forwardInvocation:.
+import CInterception
+import Synchronization
+
+/// The runtime class of one ``DelegateProxyType``, made once per proxy type.
+///
+/// Instances are the objects installed as delegates. Their storage holds one zeroing weak slot:
+/// the forward delegate (a retained forward delegate is also held by the Swift proxy, so the slot
+/// is the only thing calls read). The class:
+/// - adopts the delegate protocol and implements each of its instance methods (its own and those
+///   of the protocols it incorporates) with a *forwarding stub*, a closure IMP that loads the
+///   forward delegate (a retained load, so a delegate released on another thread mid-call stays
+///   alive until the call returns) and, if it responds to the selector, invokes the call on it
+///   (arguments, structs and the return value go through the invocation untouched). Because the
+///   stubs are real methods, observing a delegate call is ordinary interception of the proxy
+///   object: `sentMessage` sees it before the forward delegate runs, `methodInvoked` after.
+/// - answers `respondsToSelector:` YES for required protocol methods, for what the forward
+///   delegate responds to, and for optional protocol methods that are observed on the proxy
+///   (intercepted: someone requested `sentMessage`/`methodInvoked` for them); otherwise as the
+///   root does.
+/// - answers `methodSignatureForSelector:` and `forwardInvocation:` for selectors outside the
+///   protocol by asking and invoking the forward delegate.
+final class DelegateProxyClass: Sendable {
+    let runtimeClass: RuntimeClass
+    let delegateProtocol: RuntimeProtocol
+    /// Instance methods of the protocol (incorporated ones included).
+    let protocolSelectors: Set<Selector>
+    /// Byte offset of the weak forward-delegate slot in an instance.
+    let slotOffset: Int
+
+    private init(
+        runtimeClass: RuntimeClass, delegateProtocol: RuntimeProtocol, protocolSelectors: Set<Selector>,
+        slotOffset: Int
+    ) {
+        self.runtimeClass = runtimeClass
+        self.delegateProtocol = delegateProtocol
+        self.protocolSelectors = protocolSelectors
+        self.slotOffset = slotOffset
+    }
+
+    private static let classes = Locked<[ObjectIdentifier: DelegateProxyClass]>([:])
+
+    /// The class of `proxyType`, made on first use.
+    static func of(_ proxyType: Any.Type, delegateProtocol: RuntimeProtocol) throws -> DelegateProxyClass {
+        try classes.withLock { classes in
+            if let made = classes[ObjectIdentifier(proxyType)] {
+                precondition(
+                    made.delegateProtocol == delegateProtocol,
+                    "\(proxyType) was made for \(made.delegateProtocol), not \(delegateProtocol)")
+                return made
+            }
+            let made = try make(name: "DelegateProxy<\(String(reflecting: proxyType))>", delegateProtocol)
+            classes[ObjectIdentifier(proxyType)] = made
+            return made
+        }
+    }
+
+    /// The forward delegate's slot in `object`.
+    static func slot(_ object: OpaquePointer, offset: Int) -> UnsafeMutablePointer<OpaquePointer?> {
+        UnsafeMutableRawPointer(object).advanced(by: offset).assumingMemoryBound(to: OpaquePointer?.self)
+    }
+
+    private static func make(name: String, _ delegateProtocol: RuntimeProtocol) throws -> DelegateProxyClass {
+        let methods = delegateProtocol.allInstanceMethods
+        let required = Set(methods.filter(\.isRequired).map(\.selector))
+        let all = Set(methods.map(\.selector))
+        var offset = 0
+        let cls = try RuntimeClass.define(
+            name, storageSize: MemoryLayout<OpaquePointer?>.stride, conformsTo: [delegateProtocol]
+        ) { c in
+            offset = ic_class_storage_offset(c.cls)
+            let slotOffset = offset
+            for method in methods {
+                guard let signature = ic_signature_parse(method.encoding) else {
+                    throw RuntimeError.lastCError()
+                }
+                guard
+                    let imp = ic_closure_imp_create(
+                        signature, forwardingStub, StubContext.make(slotOffset: slotOffset), nil)
+                else { throw RuntimeError.lastCError() }
+                try c.method(method.selector, encoding: method.encoding, imp: imp)
+            }
+            try c.method("respondsToSelector:") { (this: RuntimeObject, selector: Selector?) -> Bool in
+                guard let selector else { return false }
+                if required.contains(selector) { return true }
+                if let delegate = ic_weak_load_retained(slot(this.pointer, offset: slotOffset)) {
+                    defer { ic_release(delegate) }
+                    if responds(delegate, selector.pointer) { return true }
+                }
+                if all.contains(selector) {
+                    return ic_intercept_path_of(this.pointer, selector.pointer) != IC_PATH_NONE
+                }
+                return ic_class_responds_to(ic_object_get_class(this.pointer), selector.pointer)
+            }
+            try c.method("methodSignatureForSelector:") {
+                (this: RuntimeObject, selector: Selector?) -> UnsafeRawPointer? in
+                guard let selector else { return nil }
+                if let method = ic_class_get_method(ic_object_get_class(this.pointer), selector.pointer) {
+                    return ic_method_signature(method).map { UnsafeRawPointer($0) }
+                }
+                guard let delegate = ic_weak_load_retained(slot(this.pointer, offset: slotOffset)) else {
+                    return nil
+                }
+                defer { ic_release(delegate) }
+                let sel = KnownSelectors.shared.methodSignatureForSelector.pointer
+                let answer = unsafeBitCast(ic_msg_lookup(delegate, sel), to: SignatureIMP.self)(
+                    delegate, sel, selector.pointer)
+                return answer.map { UnsafeRawPointer($0) }
+            }
+            try c.method("forwardInvocation:") {
+                (this: RuntimeObject, invocation: UnsafeMutableRawPointer?) in
+                guard let invocation else { return }
+                let inv = OpaquePointer(invocation)
+                let selector = ic_invocation_selector(inv)
+                if let delegate = ic_weak_load_retained(slot(this.pointer, offset: slotOffset)) {
+                    defer { ic_release(delegate) }
+                    if responds(delegate, selector) {
+                        invoke(inv, on: delegate, restoring: this.pointer)
+                        return
+                    }
+                }
+                let unrecognized = Selector("doesNotRecognizeSelector:").pointer
+                unsafeBitCast(ic_msg_lookup(this.pointer, unrecognized), to: VoidSelectorIMP.self)(
+                    this.pointer, unrecognized, selector)
+            }
+            try c.dealloc { this in
+                ic_weak_destroy(slot(this.pointer, offset: slotOffset))
+            }
+        }
+        return DelegateProxyClass(
+            runtimeClass: cls, delegateProtocol: delegateProtocol, protocolSelectors: all, slotOffset: offset)
+    }
+}
+
+typealias VoidSelectorIMP = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void
+
+/// Whether `object` answers `selector` (its `respondsToSelector:`).
+private func responds(_ object: OpaquePointer, _ selector: OpaquePointer?) -> Bool {
+    let sel = KnownSelectors.shared.respondsToSelector.pointer
+    return unsafeBitCast(ic_msg_lookup(object, sel), to: BoolSelectorIMP.self)(object, sel, selector)
+}
+
+/// Runs the call in `invocation` on `target`, then makes `original` its target again (the
+/// invocation is the stub's frame: its return buffer is what the stub returns).
+private func invoke(_ invocation: OpaquePointer, on target: OpaquePointer, restoring original: OpaquePointer)
+{
+    ic_invocation_set_target(invocation, target)
+    ic_invocation_invoke(invocation)
+    ic_invocation_set_target(invocation, original)
+}
+
+/// What a forwarding stub knows: where the forward delegate's slot is, and the last delegate
+/// class seen to implement the stub's selector (a one-entry cache of `respondsToSelector:`).
+///
+/// Why a cache: asking the delegate `respondsToSelector:` on every call takes the root's
+/// method-list lock, a second mutex on a path that already takes the weak-reference lock. A YES
+/// from the root's `respondsToSelector:` is permanent (methods are never removed), so it is
+/// cached per stub by class, and used only while the delegate's `respondsToSelector:` is still the
+/// root's (checked on every call with a lock-free lookup): a class that overrides it, even later,
+/// is always asked.
+private final class StubContext: Sendable {
+    let slotOffset: Int
+    /// The class (`ic_class *` bits) last found to implement the selector, or 0.
+    let respondingClass = Atomic<UInt>(0)
+
+    private init(slotOffset: Int) {
+        self.slotOffset = slotOffset
+    }
+
+    /// A context for a stub, living as long as the stub (as the class: forever).
+    static func make(slotOffset: Int) -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(StubContext(slotOffset: slotOffset)).toOpaque()
+    }
+
+    /// The root class's `respondsToSelector:` implementation.
+    static let rootRespondsToSelector = UInt(
+        bitPattern: unsafeBitCast(
+            ic_class_get_imp(ic_class_root(), KnownSelectors.shared.respondsToSelector.pointer),
+            to: OpaquePointer?.self))
+
+    /// Whether `delegate` answers `selector`, through the cache when its answer is the root's.
+    func responds(_ delegate: OpaquePointer, _ selector: OpaquePointer?) -> Bool {
+        let respondsSel = KnownSelectors.shared.respondsToSelector.pointer
+        let imp = ic_msg_lookup(delegate, respondsSel)
+        let usesRoot =
+            UInt(bitPattern: unsafeBitCast(imp, to: OpaquePointer?.self)) == Self.rootRespondsToSelector
+        let cls = UInt(bitPattern: ic_object_get_class(delegate))
+        if usesRoot && respondingClass.load(ordering: .relaxed) == cls { return true }
+        let answer = unsafeBitCast(imp, to: BoolSelectorIMP.self)(delegate, respondsSel, selector)
+        if answer && usesRoot { respondingClass.store(cls, ordering: .relaxed) }
+        return answer
+    }
+}
+
+/// The forwarding stub of every protocol method (context: its ``StubContext``). Its frame's
+/// return buffer starts zeroed, so a call nobody implements returns zero.
+private let forwardingStub: ic_closure_fn = { invocation, context in
+    guard let invocation, let context, let receiver = ic_invocation_target(invocation) else { return }
+    let stub = Unmanaged<StubContext>.fromOpaque(context).takeUnretainedValue()
+    let slot = DelegateProxyClass.slot(receiver, offset: stub.slotOffset)
+    guard let delegate = ic_weak_load_retained(slot) else { return }
+    defer { ic_release(delegate) }
+    if stub.responds(delegate, ic_invocation_selector(invocation)) {
+        invoke(invocation, on: delegate, restoring: receiver)
+    }
+}
