@@ -28,7 +28,8 @@ extension ObservableType {
             disposable = Disposables.create()
         }
         let observer = CallbackObserver(
-            onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
+            onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable,
+            callStack: onError == nil ? Hooks.subscriptionCallStack() : [])
         return Disposables.create(subscribe(observer), disposable)
     }
 
@@ -64,12 +65,10 @@ extension ObservableType {
     }
 }
 
-/// What happens to an error that reaches `subscribe` without an `onError` handler: like RxSwift,
-/// debug builds print it; release builds ignore it.
-func reportUnhandledError(_ error: Swift.Error) {
-    #if DEBUG
-        print("Unhandled error happened: \(error)")
-    #endif
+/// What happens to an error that reaches `subscribe` without an `onError` handler: it goes to
+/// ``Hooks/defaultErrorHandler`` (by default, debug builds print it; release builds ignore it).
+func reportUnhandledError(_ error: Swift.Error, callStack: [String]) {
+    Hooks.defaultErrorHandler(callStack, error)
 }
 
 /// The observer of `subscribe(onNext:onError:onCompleted:onDisposed:)`: calls the closures,
@@ -80,6 +79,8 @@ private final class CallbackObserver<Element>: ElementObserver {
     private let onError: ((Swift.Error) -> Void)?
     private let onCompleted: (() -> Void)?
     private let disposable: Disposable
+    // The subscription's call stack, for an unhandled error (see `Hooks`).
+    private let callStack: [String]
     // Set by the first terminal event. Events to one observer never overlap, so the flag only
     // needs to be atomic for reads after termination from another thread.
     private let stopped = Atomic<Bool>(false)
@@ -91,7 +92,7 @@ private final class CallbackObserver<Element>: ElementObserver {
 
     init(
         onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
-        disposable: Disposable
+        disposable: Disposable, callStack: [String]
     ) {
         #if TRACE_RESOURCES
             resourceScope = Resources.track()
@@ -100,6 +101,7 @@ private final class CallbackObserver<Element>: ElementObserver {
         self.onError = onError
         self.onCompleted = onCompleted
         self.disposable = disposable
+        self.callStack = callStack
     }
 
     deinit {
@@ -122,7 +124,7 @@ private final class CallbackObserver<Element>: ElementObserver {
             if let onError {
                 onError(error)
             } else {
-                reportUnhandledError(error)
+                reportUnhandledError(error, callStack: callStack)
             }
             disposable.dispose()
         case .completed:

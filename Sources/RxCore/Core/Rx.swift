@@ -13,3 +13,13 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// Reports a broken contract of a user's sequence (a `Single` that completes without an element,
+/// for example): stops debug builds, as RxSwift does, and prints in release builds.
+func rxFatalErrorInDebug(_ message: String, file: StaticString = #file, line: UInt = #line) {
+    #if DEBUG
+        fatalError(message, file: file, line: line)
+    #else
+        print("RxCore: \(message)")
+    #endif
+}

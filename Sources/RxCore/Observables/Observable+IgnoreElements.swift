@@ -1,7 +1,6 @@
 extension ObservableType {
-    /// Drops every element and emits only the completion or the error. (RxSwift 6 returns a
-    /// `Completable`; this module has no traits, so the result is an `Observable<Never>`, which
-    /// is what a `Completable` wraps.)
+    /// Drops every element and emits only the completion or the error. As in RxSwift 6, the
+    /// result is an `Observable<Never>`; `asCompletable()` makes it a ``Completable``.
     public func ignoreElements() -> Observable<Never> {
         IgnoreElements(source: asObservable())
     }

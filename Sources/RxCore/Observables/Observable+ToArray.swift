@@ -1,9 +1,9 @@
 extension ObservableType {
-    /// Collects all elements and, when the sequence completes, emits them as one array, then
-    /// completes. (RxSwift 6 returns a `Single`; this module has no `Single`, so the result is an
-    /// `Observable` that emits exactly one array.)
-    public func toArray() -> Observable<[Element]> {
-        ToArray(source: asObservable())
+    /// Collects all elements and, when the sequence completes, emits them as one array: a
+    /// ``Single`` as in RxSwift 6 (use `asObservable()` where an `Observable` is needed). An error
+    /// of the sequence is the single's error.
+    public func toArray() -> Single<[Element]> {
+        Single(raw: ToArray(asObservable(), ()))
     }
 }
 
@@ -22,16 +22,10 @@ where Observer.Element == [Element] {
     }
 }
 
-private final class ToArray<Element>: Producer<[Element]> {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-    }
-
+private final class ToArray<Element>: SourceProducer<Element, Void, [Element]> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == [Element] {
-        run(ToArraySink<Element, Observer>(observer: observer, cancel: cancel), observing: source)
+        run(ToArraySink<Element, Observer>(observer: observer, cancel: cancel))
     }
 }

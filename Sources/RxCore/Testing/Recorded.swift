@@ -20,6 +20,20 @@ public struct Recorded<Value>: CustomDebugStringConvertible {
 extension Recorded: Equatable where Value: Equatable {}
 
 extension Recorded {
+    /// The records given, as an array: `Recorded.events(.next(210, 1), .completed(220))`.
+    public static func events<Element>(_ recordedEvents: Recorded<Event<Element>>...)
+        -> [Recorded<Event<Element>>] where Value == Event<Element>
+    {
+        recordedEvents
+    }
+
+    /// The records given, as an array (the array form of the variadic `events(_:)`).
+    public static func events<Element>(_ recordedEvents: [Recorded<Event<Element>>])
+        -> [Recorded<Event<Element>>] where Value == Event<Element>
+    {
+        recordedEvents
+    }
+
     /// A `next(element)` event at `time`.
     public static func next<Element>(_ time: TestTime, _ element: Element) -> Recorded<Event<Element>>
     where Value == Event<Element> {

@@ -208,8 +208,9 @@ public final class TestScheduler: SchedulerType {
             create: create)
     }
 
-    /// `start(created: 100, subscribed: 200, disposed: 1000, create:)`.
-    public func start<Element, Output: ObservableConvertibleType>(create: @escaping () -> Output)
+    /// `start(created: 100, subscribed: 200, disposed: 1000, create:)`; unlabelled as in RxTest,
+    /// so that `scheduler.start { ... }` and `scheduler.start(f)` both read as there.
+    public func start<Element, Output: ObservableConvertibleType>(_ create: @escaping () -> Output)
         -> TestableObserver<Element> where Output.Element == Element
     {
         start(

@@ -29,5 +29,23 @@ extension RxCoreTests {
             }
             #expect(!subject.hasObservers)
         }
+
+        @Test("Cancelling the iterating task throws CancellationError and disposes the subscription")
+        func cancellationThrows() async throws {
+            let subject = PublishSubject<Int>()
+            let values = subject.values
+            let task = Task {
+                var received: [Int] = []
+                for try await value in values {
+                    received.append(value)
+                }
+                return received
+            }
+            // Wait until the iteration has subscribed, without wall-clock assertions.
+            while !subject.hasObservers { await Task.yield() }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(!subject.hasObservers)
+        }
     }
 }

@@ -27,13 +27,73 @@ extension RxCoreTests {
                     == [.next([1, 3]), .next([2, 4]), .completed])
         }
 
-        @Test("Zip completes when an element can no longer be paired")
-        func completesWhenUnpairable() {
+        @Test("Zip of two sources completes only when both have completed, not on an unpairable element")
+        func variadicCompletesWhenAllComplete() {
             let scheduler = TestScheduler(initialClock: 0)
-            let short = scheduler.createHotObservable([.next(210, 1), .completed(220)])
-            let long = scheduler.createHotObservable([.next(230, 10), .next(240, 20), .next(250, 30)])
-            let observer = scheduler.start { Observable.zip(short, long) { $0 + $1 } }
-            #expect(observer.events == [.next(230, 11), .completed(240)])
+            let empty = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+            let other = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(220)])
+            let observer = scheduler.start { Observable.zip(empty, other) { $0 + $1 } }
+            #expect(observer.events == [.completed(220)])
+            #expect(empty.subscriptions == [Subscription(200, 210)])
+            #expect(other.subscriptions == [Subscription(200, 220)])
+        }
+
+        @Test("Zip keeps waiting when one source completes empty and the other never ends")
+        func variadicNeverEmpty() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let never = scheduler.createHotObservable([.next(150, 1)])
+            let empty = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+            let observer = scheduler.start { Observable.zip(never, empty) { $0 + $1 } }
+            #expect(observer.events == [])
+            #expect(never.subscriptions == [Subscription(200, 1000)])
+            #expect(empty.subscriptions == [Subscription(200, 210)])
+        }
+
+        @Test("Zip of three sources completes when the last one completes")
+        func variadicAllCompleted3() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let e0 = scheduler.createHotObservable([.next(150, 1), .next(210, 5), .completed(220)])
+            let e1 = scheduler.createHotObservable([
+                .next(150, 1), .next(210, 5), .next(220, 6), .completed(230),
+            ])
+            let e2 = scheduler.createHotObservable([
+                .next(150, 1), .next(210, 5), .next(220, 6), .next(230, 7), .completed(240),
+            ])
+            let observer = scheduler.start { Observable.zip(e0, e1, e2) { $0 + $1 + $2 } }
+            #expect(observer.events == Recorded.events(.next(210, 15), .completed(240)))
+            #expect(e0.subscriptions == [Subscription(200, 220)])
+            #expect(e1.subscriptions == [Subscription(200, 230)])
+            #expect(e2.subscriptions == [Subscription(200, 240)])
+        }
+
+        @Test("Zip of a collection completes on an element that can no longer be paired")
+        func collectionCompletesWhenUnpairable() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let e0 = scheduler.createHotObservable([
+                .next(150, 1), .next(210, 1), .next(250, 4), .completed(270),
+            ])
+            let e1 = scheduler.createHotObservable([
+                .next(150, 1), .next(220, 2), .next(240, 5), .next(290, 7), .next(310, 9), .completed(410),
+            ])
+            let e2 = scheduler.createHotObservable([
+                .next(150, 1), .next(230, 3), .next(260, 6), .next(280, 8), .completed(300),
+            ])
+            let observer = scheduler.start { Observable.zip([e0, e1, e2].map { $0.asObservable() }) }
+            #expect(observer.events == [.next(230, [1, 2, 3]), .next(260, [4, 5, 6]), .completed(310)])
+            #expect(e0.subscriptions == [Subscription(200, 270)])
+            #expect(e1.subscriptions == [Subscription(200, 310)])
+            #expect(e2.subscriptions == [Subscription(200, 300)])
+        }
+
+        @Test("Zip fails on the first error and unsubscribes every source")
+        func errorUnsubscribesAll() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let o1 = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(230)])
+            let o2 = scheduler.createHotObservable([.next(150, 1), .error(220, TestError(1))])
+            let observer = scheduler.start { Observable.zip(o1, o2) { $0 + $1 } }
+            #expect(observer.events == [.error(220, TestError(1))])
+            #expect(o1.subscriptions == [Subscription(200, 220)])
+            #expect(o2.subscriptions == [Subscription(200, 220)])
         }
     }
 }

@@ -1,0 +1,112 @@
+/// A type that is, or can be viewed as, an ``Infallible``: a sequence that never fails.
+public protocol InfallibleType: ObservableConvertibleType {}
+
+/// A sequence that never fails: elements, then possibly completion (RxSwift's `Infallible`).
+///
+/// Built from a sequence that may fail by saying what replaces its error
+/// (`asInfallible(onErrorJustReturn:)`, `onErrorFallbackTo:`, `onErrorRecover:`), or with
+/// ``create(subscribe:)``, whose callback cannot express an error.
+public struct Infallible<Element>: InfallibleType {
+    let source: Observable<Element>
+
+    /// Wraps `source`, which the caller guarantees never fails.
+    init(_ source: Observable<Element>) {
+        self.source = source
+    }
+
+    /// The events of this sequence as an ``Observable``.
+    public func asObservable() -> Observable<Element> {
+        source
+    }
+}
+
+/// What an ``Infallible`` created with `create(subscribe:)` reports.
+public enum InfallibleEvent<Element> {
+    /// An element.
+    case next(Element)
+    /// Completion.
+    case completed
+}
+
+extension ObservableConvertibleType {
+    /// This sequence as an ``Infallible`` that emits `element` and completes in place of an error.
+    public func asInfallible(onErrorJustReturn element: Element) -> Infallible<Element> {
+        Infallible(asObservable().catchAndReturn(element))
+    }
+
+    /// This sequence as an ``Infallible`` that continues with `infallible` in place of an error.
+    public func asInfallible(onErrorFallbackTo infallible: Infallible<Element>) -> Infallible<Element> {
+        Infallible(asObservable().catch { _ in infallible.asObservable() })
+    }
+
+    /// This sequence as an ``Infallible`` that continues with what `onErrorRecover` returns for
+    /// the error.
+    public func asInfallible(onErrorRecover: @escaping (Swift.Error) -> Infallible<Element>) -> Infallible<
+        Element
+    > {
+        Infallible(asObservable().catch { onErrorRecover($0).asObservable() })
+    }
+}
+
+extension Infallible {
+    /// Returns `self`.
+    public func asInfallible() -> Infallible<Element> {
+        self
+    }
+
+    /// Creates an infallible sequence from a subscribe function that reports elements and
+    /// completion, and returns the disposable that tears down its work.
+    public static func create(
+        subscribe: @escaping (@escaping (InfallibleEvent<Element>) -> Void) -> Disposable
+    ) -> Infallible<Element> {
+        Infallible(
+            Observable.create { observer in
+                subscribe { event in
+                    switch event {
+                    case .next(let element):
+                        observer.onNext(element)
+                    case .completed:
+                        observer.onCompleted()
+                    }
+                }
+            })
+    }
+
+    /// Subscribes closures for the elements and the completion; `onDisposed` is called once when
+    /// the subscription ends.
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        source.subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes closures that receive `object` first, while it is alive (held weakly).
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        source.subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes a closure that receives every event.
+    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+        source.subscribe(on)
+    }
+
+    /// Sends the elements and the completion to `observers`.
+    public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable
+    where Observer.Element == Element {
+        source.subscribe { event in
+            for observer in observers { observer.on(event) }
+        }
+    }
+
+    /// Subscribes `onNext` to the elements.
+    public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
+        subscribe(onNext: onNext)
+    }
+}

@@ -1,0 +1,153 @@
+/// The trait of ``Completable``: completion or an error, no element.
+public enum CompletableTrait {}
+
+/// A sequence that only completes or fails (RxSwift's `Completable`).
+public typealias Completable = PrimitiveSequence<CompletableTrait, Swift.Never>
+
+/// What a ``Completable`` delivers.
+public enum CompletableEvent {
+    /// The error.
+    case error(Swift.Error)
+    /// Completion.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swift.Never {
+    /// The callback a ``Completable`` created with `create(subscribe:)` reports its result to.
+    public typealias CompletableObserver = (CompletableEvent) -> Void
+
+    /// Creates a completable from a subscribe function that reports one result (later reports
+    /// are ignored) and returns the disposable that tears down its work.
+    public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable)
+        -> Completable
+    {
+        Completable(
+            raw: Observable.create { observer in
+                subscribe { event in
+                    switch event {
+                    case .error(let error):
+                        observer.on(.error(error))
+                    case .completed:
+                        observer.on(.completed)
+                    }
+                }
+            })
+    }
+
+    /// A completable that fails with `error`.
+    public static func error(_ error: Swift.Error) -> Completable {
+        Completable(raw: Observable.error(error))
+    }
+
+    /// A completable that never ends.
+    public static func never() -> Completable {
+        Completable(raw: Observable.never())
+    }
+
+    /// A completable that completes at once.
+    public static func empty() -> Completable {
+        Completable(raw: Observable.empty())
+    }
+
+    /// Subscribes a closure that receives the result.
+    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
+        var stopped = false
+        return primitiveSequence.source.subscribe { event in
+            if stopped { return }
+            stopped = true
+            switch event {
+            case .error(let error):
+                observer(.error(error))
+            case .completed:
+                observer(.completed)
+            }
+        }
+    }
+
+    /// Subscribes closures for the completion and the error; `onDisposed` is called once when the
+    /// subscription ends.
+    public func subscribe(
+        onCompleted: (() -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
+        let subscription = subscribe { (event: CompletableEvent) in
+            switch event {
+            case .error(let error):
+                if let onError {
+                    onError(error)
+                } else {
+                    reportUnhandledError(error, callStack: callStack)
+                }
+            case .completed:
+                onCompleted?()
+            }
+            disposed.dispose()
+        }
+        return Disposables.create(subscription, disposed)
+    }
+
+    /// Calls the closures for side effects (see `ObservableType.do`).
+    public func `do`(
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Completable {
+        Completable(
+            raw: primitiveSequence.source.do(
+                onError: onError, afterError: afterError, onCompleted: onCompleted,
+                afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed,
+                onDispose: onDispose))
+    }
+
+    /// Runs the completables one after the other; fails on the first error.
+    public static func concat<Sources: Sequence>(_ sources: Sources) -> Completable
+    where Sources.Element == Completable {
+        Completable(raw: Observable.concat(sources.map { $0.source }))
+    }
+
+    /// Runs the completables one after the other; fails on the first error.
+    public static func concat(_ sources: Completable...) -> Completable {
+        concat(sources)
+    }
+
+    /// Runs the completables at the same time; completes when all have, fails on the first error.
+    public static func zip<Sources: Collection>(_ sources: Sources) -> Completable
+    where Sources.Element == Completable {
+        Completable(raw: Observable.merge(sources.map { $0.source }))
+    }
+
+    /// Runs the completables at the same time; completes when all have, fails on the first error.
+    public static func zip(_ sources: Completable...) -> Completable {
+        zip(sources)
+    }
+
+    /// Same as `zip(_:)`: runs the completables at the same time.
+    public static func merge<Sources: Collection>(_ sources: Sources) -> Completable
+    where Sources.Element == Completable {
+        zip(sources)
+    }
+
+    /// Same as `zip(_:)`: runs the completables at the same time.
+    public static func merge(_ sources: Completable...) -> Completable {
+        zip(sources)
+    }
+
+    /// This completable followed by `other`.
+    public func concat(_ other: Completable) -> Completable {
+        Completable.concat(primitiveSequence, other)
+    }
+}
+
+extension ObservableType where Element == Swift.Never {
+    /// This sequence, which has no element, as a ``Completable``.
+    public func asCompletable() -> Completable {
+        Completable(raw: asObservable())
+    }
+}
