@@ -82,6 +82,29 @@ extension Reactive where Base: RuntimeObject {
         typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type)
     }
 
+    /// The arguments and the return value of every call of `selector`, sent just after the
+    /// method returned: `methodInvoked(_:)` plus the result (boxed the same way; `()` for a method
+    /// that returns nothing), which RxCocoa's `methodInvoked` does not give. Same semantics as
+    /// ``sentMessage(_:)`` otherwise: hot, shared per object and selector, installed now, a
+    /// refusal is the observable's error, completes when the object dies.
+    public func methodReturned(_ selector: Selector) -> Observable<(arguments: [Any], result: Any)> {
+        let key = TypedSinkKey(
+            selector: selector, phase: IC_OBSERVE_AFTER, types: ObjectIdentifier(ResultSink.self))
+        let className = base.runtimeClass.name
+        do {
+            let state = try InterceptionState.of(base)
+            let object = base.pointer
+            let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
+                ResultSink(object: object, selector: selector, className: className, signature: signature)
+            }
+            return sink.observable(of: sink.subject.asObservable())
+        } catch let error as InterceptionError {
+            return .error(error)
+        } catch {
+            return .error(runtimeFailure(error, selector))
+        }
+    }
+
     // ---- implementation -------------------------------------------------------------------
 
     private func arguments(of selector: Selector, phase: ic_observer_phase) -> Observable<[Any]> {

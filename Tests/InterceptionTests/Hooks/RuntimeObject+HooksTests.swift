@@ -167,3 +167,30 @@ struct RuntimeObjectHooksTests {
         #expect(log.all == ["original 1"])
     }
 }
+
+@Suite("rx.methodReturned: arguments and return value")
+struct RxMethodReturnedTests {
+    @Test("each call's arguments and the result the caller got, also after hooks changed it")
+    func argumentsAndResult() throws {
+        let log = EventLog()
+        let cls = try makeHooked("SHReturned", log: log)
+        let obj = cls.new()
+        var seen: [String] = []
+        let subscription = obj.rx.methodReturned("add:").subscribe(onNext: { call in
+            seen.append("\(call.arguments[0] as! Int32) -> \(call.result as! Int32)")
+        })
+        let pings = obj.rx.methodReturned("ping").subscribe(onNext: { call in
+            seen.append("ping \(call.arguments.count) \(call.result is ())")
+        })
+        let r: Int32 = try obj.send("add:", Int32(4))
+        try obj.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result * 2 }
+        let doubled: Int32 = try obj.send("add:", Int32(4))
+        try obj.send("ping")
+        #expect(r == 5)
+        #expect(doubled == 10)
+        // The rx observer is an after hook of the object added before the doubling hook.
+        #expect(seen == ["4 -> 5", "4 -> 5", "ping 0 true"])
+        subscription.dispose()
+        pings.dispose()
+    }
+}
