@@ -15,6 +15,7 @@ extension RxCoreTests {
                 received.append(value)
             }
             #expect(received == [1, 2, 3])
+            await iteratingTasksEnded()
         }
 
         @Test("An async sequence that throws fails the observable")
@@ -26,6 +27,19 @@ extension RxCoreTests {
             await #expect(throws: TestError(2)) {
                 for try await _ in stream.asObservable().values {}
             }
+            await iteratingTasksEnded()
         }
     }
+}
+
+/// Waits (a bounded number of scheduler turns) until the tasks that iterated async sequences
+/// have ended and released their observers: the iterating task delivers the terminal event
+/// before it returns, so the test can see the event before the task is gone. Checks nothing
+/// itself; the resource check does.
+private func iteratingTasksEnded() async {
+    #if TRACE_RESOURCES
+        for _ in 0..<1000 where (Resources.currentScope?.total ?? 0) != 0 {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+    #endif
 }
