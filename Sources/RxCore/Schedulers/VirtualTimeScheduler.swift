@@ -161,8 +161,8 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 }
 
-/// An action scheduled on a ``VirtualTimeScheduler``.
-private final class VirtualSchedulerItem<Time>: Cancelable {
+/// An action scheduled on a ``VirtualTimeScheduler`` or a ``TestScheduler``.
+final class VirtualSchedulerItem<Time>: Cancelable {
     let time: Time
     let id: Int
     private var action: (() -> Disposable)?
