@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "CInterception", targets: ["CInterception"]),
         .library(name: "RxCore", targets: ["RxCore"]),
+        .library(name: "RxFoundation", targets: ["RxFoundation"]),
         .library(name: "Interception", targets: ["Interception"]),
         .executable(name: "interception-demo", targets: ["interception-demo"]),
         .executable(name: "interception-bench", targets: ["interception-bench"]),
@@ -50,6 +51,13 @@ let package = Package(
             name: "RxCore",
             path: "Sources/RxCore",
             swiftSettings: [.define("TRACE_RESOURCES", .when(configuration: .debug))]
+        ),
+        // Foundation bindings of RxCore (NotificationCenter, URLSession), apart so that RxCore
+        // stays Foundation-light.
+        .target(
+            name: "RxFoundation",
+            dependencies: ["RxCore"],
+            path: "Sources/RxFoundation"
         ),
         .target(
             name: "Interception",
@@ -83,6 +91,11 @@ let package = Package(
             name: "CInterceptionTests",
             dependencies: ["CInterception", "CInterceptionTestSupport"],
             path: "Tests/CInterceptionTests"
+        ),
+        .testTarget(
+            name: "RxFoundationTests",
+            dependencies: ["RxFoundation", "RxCore"],
+            path: "Tests/RxFoundationTests"
         ),
         .testTarget(
             name: "RxCoreTests",

@@ -34,7 +34,7 @@ public final class TestScheduler: SchedulerType {
     public let resolution: Double
     private let simulateProcessingDelay: Bool
     private var running = false
-    private var queue: [ScheduledVirtualItem] = []
+    private var queue: [VirtualSchedulerItem<TestTime>] = []
     private var nextId = 0
 
     /// Creates a scheduler whose clock starts at `initialClock`.
@@ -81,7 +81,7 @@ public final class TestScheduler: SchedulerType {
         _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
         let dueTime = time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
-        let item = ScheduledVirtualItem(time: dueTime, id: nextId) { action(state) }
+        let item = VirtualSchedulerItem(time: dueTime, id: nextId) { action(state) }
         nextId += 1
         let index = queue.firstIndex { ($0.time, $0.id) > (item.time, item.id) } ?? queue.endIndex
         queue.insert(item, at: index)
@@ -137,7 +137,7 @@ public final class TestScheduler: SchedulerType {
         clock += virtualInterval
     }
 
-    private func dequeueNext(upTo limit: TestTime?) -> ScheduledVirtualItem? {
+    private func dequeueNext(upTo limit: TestTime?) -> VirtualSchedulerItem<TestTime>? {
         while let first = queue.first {
             if let limit, first.time > limit { return nil }
             queue.removeFirst()
@@ -216,32 +216,5 @@ public final class TestScheduler: SchedulerType {
         start(
             created: Self.defaultCreated, subscribed: Self.defaultSubscribed, disposed: Self.defaultDisposed,
             create: create)
-    }
-}
-
-/// Work scheduled on a ``TestScheduler``.
-private final class ScheduledVirtualItem: Cancelable {
-    let time: TestTime
-    let id: Int
-    private var action: (() -> Disposable)?
-    private let result = SingleAssignmentDisposable()
-
-    init(time: TestTime, id: Int, action: @escaping () -> Disposable) {
-        self.time = time
-        self.id = id
-        self.action = action
-    }
-
-    var isDisposed: Bool { result.isDisposed }
-
-    func invoke() {
-        guard let action else { return }
-        self.action = nil
-        result.setDisposable(action())
-    }
-
-    func dispose() {
-        action = nil
-        result.dispose()
     }
 }

@@ -51,17 +51,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
     /// Subscribes a closure that receives the result.
     public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
-        var stopped = false
-        return primitiveSequence.source.subscribe { event in
-            if stopped { return }
-            stopped = true
-            switch event {
-            case .error(let error):
-                observer(.error(error))
-            case .completed:
-                observer(.completed)
-            }
-        }
+        subscribe(onCompleted: { observer(.completed) }, onError: { observer(.error($0)) })
     }
 
     /// Subscribes closures for the completion and the error; `onDisposed` is called once when the
@@ -71,22 +61,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         onError: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
-        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
-        let subscription = subscribe { (event: CompletableEvent) in
+        subscribeResult(primitiveSequence.source, onDisposed: onDisposed, reportsErrors: onError == nil) {
+            event in
             switch event {
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    reportUnhandledError(error, callStack: callStack)
-                }
-            case .completed:
-                onCompleted?()
+            case .next: break
+            case .error(let error): onError?(error)
+            case .completed: onCompleted?()
             }
-            disposed.dispose()
         }
-        return Disposables.create(subscription, disposed)
     }
 
     /// Calls the closures for side effects (see `ObservableType.do`).

@@ -60,17 +60,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// Subscribes a closure that receives the result.
     public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> Disposable {
-        var stopped = false
-        return primitiveSequence.source.subscribe { event in
-            if stopped { return }
-            stopped = true
+        subscribeResult(primitiveSequence.source) { event in
             switch event {
-            case .next(let element):
-                observer(.success(element))
-            case .error(let error):
-                observer(.error(error))
-            case .completed:
-                observer(.completed)
+            case .next(let element): observer(.success(element))
+            case .error(let error): observer(.error(error))
+            case .completed: observer(.completed)
             }
         }
     }
@@ -83,24 +77,14 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
-        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
-        let subscription = subscribe { (event: MaybeEvent<Element>) in
+        subscribeResult(primitiveSequence.source, onDisposed: onDisposed, reportsErrors: onError == nil) {
+            event in
             switch event {
-            case .success(let element):
-                onSuccess?(element)
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    reportUnhandledError(error, callStack: callStack)
-                }
-            case .completed:
-                onCompleted?()
+            case .next(let element): onSuccess?(element)
+            case .error(let error): onError?(error)
+            case .completed: onCompleted?()
             }
-            disposed.dispose()
         }
-        return Disposables.create(subscription, disposed)
     }
 
     /// Transforms the element.

@@ -77,3 +77,28 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: source.subscribe(on: scheduler))
     }
 }
+
+/// The subscription behind the `subscribe` methods of the traits: delivers the first terminal
+/// result of `source` (an element counts as the result of a ``Single`` or ``Maybe``) to
+/// `deliver`, drops what follows, and calls `onDisposed` once when the subscription ends. With
+/// `reportsErrors`, an error goes to ``Hooks/defaultErrorHandler`` instead of `deliver`, as for
+/// a `subscribe` without an error handler.
+func subscribeResult<Element>(
+    _ source: Observable<Element>, onDisposed: (() -> Void)? = nil, reportsErrors: Bool = false,
+    _ deliver: @escaping (Event<Element>) -> Void
+) -> Disposable {
+    let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+    let callStack = reportsErrors ? Hooks.subscriptionCallStack() : []
+    var stopped = false
+    let subscription = source.subscribe { event in
+        if stopped { return }
+        stopped = true
+        if case .error(let error) = event, reportsErrors {
+            reportUnhandledError(error, callStack: callStack)
+        } else {
+            deliver(event)
+        }
+        disposed.dispose()
+    }
+    return Disposables.create(subscription, disposed)
+}

@@ -47,18 +47,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// Subscribes a closure that receives the result.
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
-        var stopped = false
-        return primitiveSequence.source.subscribe { event in
-            if stopped { return }
+        subscribeResult(primitiveSequence.source) { event in
             switch event {
-            case .next(let element):
-                stopped = true
-                observer(.success(element))
-            case .error(let error):
-                stopped = true
-                observer(.failure(error))
-            case .completed:
-                rxFatalErrorInDebug("A Single completed without an element")
+            case .next(let element): observer(.success(element))
+            case .error(let error): observer(.failure(error))
+            case .completed: rxFatalErrorInDebug("A Single completed without an element")
             }
         }
     }
@@ -70,22 +63,14 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
-        let callStack = onFailure == nil ? Hooks.subscriptionCallStack() : []
-        let subscription = subscribe { (event: SingleEvent<Element>) in
+        subscribeResult(primitiveSequence.source, onDisposed: onDisposed, reportsErrors: onFailure == nil) {
+            event in
             switch event {
-            case .success(let element):
-                onSuccess?(element)
-            case .failure(let error):
-                if let onFailure {
-                    onFailure(error)
-                } else {
-                    reportUnhandledError(error, callStack: callStack)
-                }
+            case .next(let element): onSuccess?(element)
+            case .error(let error): onFailure?(error)
+            case .completed: rxFatalErrorInDebug("A Single completed without an element")
             }
-            disposed.dispose()
         }
-        return Disposables.create(subscription, disposed)
     }
 
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).

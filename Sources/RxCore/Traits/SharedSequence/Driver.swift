@@ -46,27 +46,20 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// Sends the elements (and completion) to `observers`. Call it on the main queue.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable
     where Observer.Element == Element {
-        ensureMainThread()
-        return asObservable().subscribe { event in
-            for observer in observers { observer.on(event) }
-        }
+        subscribeOnMain(observers)
     }
 
     /// Sends the elements, as optionals, to `observers`. Call it on the main queue.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable
     where Observer.Element == Element? {
-        ensureMainThread()
-        return asObservable().map { $0 as Element? }.subscribe { event in
-            for observer in observers { observer.on(event) }
-        }
+        asDriver().map { $0 as Element? }.subscribeOnMain(observers)
     }
 
     /// Sets the elements as the value of `relays`. Call it on the main queue.
     public func drive(_ relays: BehaviorRelay<Element>...) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(onNext: { element in
+        subscribeOnMain { element in
             for relay in relays { relay.accept(element) }
-        })
+        }
     }
 
     /// Subscribes closures for the elements and the completion. Call it on the main queue.
@@ -75,8 +68,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        subscribeOnMain(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).
@@ -86,9 +78,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(
-            with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        subscribeOnMain(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Returns what `transformation` makes of the driver's observable.

@@ -126,3 +126,39 @@ extension SharedSequence {
         SharedSequence(Observable.deferred { factory().asObservable() })
     }
 }
+
+// The subscriptions behind `drive` and `emit`, which differ only in name.
+extension SharedSequenceConvertibleType {
+    /// Sends the events to `observers` (from the main queue).
+    func subscribeOnMain<Observer: ObserverType>(_ observers: [Observer]) -> Disposable
+    where Observer.Element == Element {
+        ensureMainThread()
+        return asObservable().subscribe { event in
+            for observer in observers { observer.on(event) }
+        }
+    }
+
+    /// Calls `accept` for each element (from the main queue).
+    func subscribeOnMain(accept: @escaping (Element) -> Void) -> Disposable {
+        ensureMainThread()
+        return asObservable().subscribe(onNext: accept)
+    }
+
+    /// Subscribes the closures (from the main queue).
+    func subscribeOnMain(
+        onNext: ((Element) -> Void)?, onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
+    ) -> Disposable {
+        ensureMainThread()
+        return asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes the closures with `object` (from the main queue).
+    func subscribeOnMain<Object: AnyObject>(
+        with object: Object, onNext: ((Object, Element) -> Void)?, onCompleted: ((Object) -> Void)?,
+        onDisposed: ((Object) -> Void)?
+    ) -> Disposable {
+        ensureMainThread()
+        return asObservable().subscribe(
+            with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+}

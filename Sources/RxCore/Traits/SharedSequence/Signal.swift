@@ -46,26 +46,21 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// Sends the elements (and completion) to `observers`. Call it on the main queue.
     public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable
     where Observer.Element == Element {
-        ensureMainThread()
-        return asObservable().subscribe { event in
-            for observer in observers { observer.on(event) }
-        }
+        subscribeOnMain(observers)
     }
 
     /// Sends the elements to `relays`. Call it on the main queue.
     public func emit(to relays: PublishRelay<Element>...) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(onNext: { element in
+        subscribeOnMain { element in
             for relay in relays { relay.accept(element) }
-        })
+        }
     }
 
     /// Sets the elements as the value of `relays`. Call it on the main queue.
     public func emit(to relays: BehaviorRelay<Element>...) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(onNext: { element in
+        subscribeOnMain { element in
             for relay in relays { relay.accept(element) }
-        })
+        }
     }
 
     /// Subscribes closures for the elements and the completion. Call it on the main queue.
@@ -74,8 +69,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        subscribeOnMain(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).
@@ -85,9 +79,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
-        ensureMainThread()
-        return asObservable().subscribe(
-            with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        subscribeOnMain(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 }
 

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+
+extension ObservableConvertibleType {
+    /// A blocking view of this sequence, for tests and command-line tools (RxBlocking's
+    /// `toBlocking`): its methods subscribe and wait for the sequence to end, failing with
+    /// `RxError.timeout` after `timeout` seconds. Do not call them on a thread that the sequence
+    /// needs (the main queue for a sequence delivered there): they would wait forever.
+    public func toBlocking(timeout: TimeInterval? = nil) -> BlockingObservable<Element> {
+        BlockingObservable(source: asObservable(), timeout: timeout)
+    }
+}
+
+/// The result of `BlockingObservable.materialize()`: the elements, and how the sequence ended.
+public enum MaterializedSequenceResult<Element> {
+    /// The sequence completed after `elements`.
+    case completed(elements: [Element])
+    /// The sequence failed with `error` after `elements`.
+    case failed(elements: [Element], error: Swift.Error)
+}
+
+/// A sequence whose elements are read by waiting for them (RxBlocking's `BlockingObservable`).
+public struct BlockingObservable<Element> {
+    let source: Observable<Element>
+    let timeout: TimeInterval?
+
+    /// All the elements, once the sequence completes; throws its error.
+    public func toArray() throws -> [Element] {
+        let result = run(stopAfterFirst: false)
+        if let error = result.error { throw error }
+        return result.elements
+    }
+
+    /// The first element, or nil if the sequence completes empty; throws its error.
+    public func first() throws -> Element? {
+        let result = run(stopAfterFirst: true)
+        if let error = result.error { throw error }
+        return result.elements.first
+    }
+
+    /// The last element, or nil if the sequence completes empty; throws its error.
+    public func last() throws -> Element? {
+        let result = run(stopAfterFirst: false)
+        if let error = result.error { throw error }
+        return result.elements.last
+    }
+
+    /// The only element; throws `RxError.noElements` or `RxError.moreThanOneElement` otherwise.
+    public func single() throws -> Element {
+        try single { _ in true }
+    }
+
+    /// The only element `predicate` accepts; throws `RxError.noElements` or
+    /// `RxError.moreThanOneElement` otherwise.
+    public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
+        let elements = try BlockingObservable(source: source.filter(predicate), timeout: timeout).toArray()
+        guard let element = elements.first else { throw RxError.noElements }
+        guard elements.count == 1 else { throw RxError.moreThanOneElement }
+        return element
+    }
+
+    /// The elements and how the sequence ended (a timeout is a failure with `RxError.timeout`).
+    public func materialize() -> MaterializedSequenceResult<Element> {
+        let result = run(stopAfterFirst: false)
+        if let error = result.error {
+            return .failed(elements: result.elements, error: error)
+        }
+        return .completed(elements: result.elements)
+    }
+
+    /// Subscribes, waits for the end (or the first element) and returns what arrived.
+    private func run(stopAfterFirst: Bool) -> (elements: [Element], error: Swift.Error?) {
+        let state = BlockingState<Element>()
+        let subscription = source.subscribe { event in
+            state.record(event, stopAfterFirst: stopAfterFirst)
+        }
+        let finished: Bool
+        if let timeout {
+            finished = state.done.wait(timeout: .now() + timeout) == .success
+        } else {
+            state.done.wait()
+            finished = true
+        }
+        subscription.dispose()
+        return state.result(timedOut: !finished)
+    }
+}
+
+/// What a blocking subscription received; `lock` guards `elements`, `error` and `ended`.
+private final class BlockingState<Element>: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var elements: [Element] = []
+    private var error: Swift.Error?
+    private var ended = false
+
+    func record(_ event: Event<Element>, stopAfterFirst: Bool) {
+        lock.lock()
+        if ended {
+            lock.unlock()
+            return
+        }
+        switch event {
+        case .next(let element):
+            elements.append(element)
+            ended = stopAfterFirst
+        case .error(let error):
+            self.error = error
+            ended = true
+        case .completed:
+            ended = true
+        }
+        let signal = ended
+        lock.unlock()
+        if signal { done.signal() }
+    }
+
+    func result(timedOut: Bool) -> (elements: [Element], error: Swift.Error?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if timedOut && !ended { return (elements, RxError.timeout) }
+        return (elements, error)
+    }
+}

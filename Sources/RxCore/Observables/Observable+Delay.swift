@@ -1,0 +1,92 @@
+import Foundation
+
+extension ObservableType {
+    /// Delivers each element, and the completion, `dueTime` later on `scheduler`. An error is
+    /// delivered at once and drops the elements still waiting, as in RxSwift.
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        Delay(asObservable(), (dueTime: dueTime, scheduler: scheduler))
+    }
+}
+
+/// `lock` (recursive, for schedulers that run actions immediately) guards `queue` and `draining`
+/// and is held while forwarding. Events wait in `queue` with their due dates; one timer (in
+/// `timer`) at a time drains the ones that are due.
+private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let dueTime: RxTimeInterval
+    private let scheduler: SchedulerType
+    private let lock = RxLock(recursive: true)
+    private var queue: [(due: Date, event: Event<Element>)] = []
+    private var timerScheduled = false
+    private let timer = SerialDisposable()
+    private let sourceSubscription = SingleAssignmentDisposable()
+
+    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run(_ source: Observable<Element>) -> Disposable {
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return Disposables.create(sourceSubscription, timer)
+    }
+
+    func on(_ event: Event<Element>) {
+        lock.withLock {
+            switch event {
+            case .error:
+                queue = []
+                forwardOn(event)
+                dispose()
+            case .next, .completed:
+                if event.isStopEvent {
+                    sourceSubscription.dispose()
+                }
+                queue.append((scheduler.now.addingTimeInterval(dueTime.rxSeconds), event))
+                if !timerScheduled {
+                    timerScheduled = true
+                    timer.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { _ in self.drain() }
+                }
+            }
+        }
+    }
+
+    /// Forwards the events that are due and schedules the next drain, if any remain.
+    private func drain() -> Disposable {
+        lock.withLock {
+            let now = scheduler.now
+            while let first = queue.first, first.due <= now {
+                queue.removeFirst()
+                forwardOn(first.event)
+                if first.event.isStopEvent {
+                    dispose()
+                    return
+                }
+            }
+            guard let first = queue.first else {
+                timerScheduled = false
+                return
+            }
+            let wait = DispatchTimeInterval.rxFromSeconds(first.due.timeIntervalSince(now))
+            timer.disposable = scheduler.scheduleRelative((), dueTime: wait) { _ in self.drain() }
+        }
+        return Disposables.create()
+    }
+}
+
+private final class Delay<Element>: SourceProducer<
+    Element, (dueTime: RxTimeInterval, scheduler: SchedulerType), Element
+>
+{
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        run(
+            DelaySink(
+                dueTime: parameters.dueTime, scheduler: parameters.scheduler, observer: observer,
+                cancel: cancel)
+        ) { $0.run(source) }
+    }
+}

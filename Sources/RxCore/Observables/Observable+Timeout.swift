@@ -1,0 +1,93 @@
+extension ObservableType {
+    /// Fails with `RxError.timeout` if `dueTime` passes on `scheduler` before the first element,
+    /// or between two elements.
+    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        Timeout(asObservable(), (dueTime: dueTime, other: .error(RxError.timeout), scheduler: scheduler))
+    }
+
+    /// Switches to `other` if `dueTime` passes on `scheduler` before the first element, or between
+    /// two elements.
+    public func timeout<Other: ObservableConvertibleType>(
+        _ dueTime: RxTimeInterval, other: Other, scheduler: SchedulerType
+    ) -> Observable<Element> where Other.Element == Element {
+        Timeout(asObservable(), (dueTime: dueTime, other: other.asObservable(), scheduler: scheduler))
+    }
+}
+
+/// `lock` (recursive, for schedulers that run actions immediately) guards `id` and `switched`.
+/// Each element starts a new timer (`id`); a timer that fires while its id is current switches
+/// to the other sequence. `subscription` holds the source subscription, then the other one.
+private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let dueTime: RxTimeInterval
+    private let other: Observable<Element>
+    private let scheduler: SchedulerType
+    private let lock = RxLock(recursive: true)
+    private var id = 0
+    private var switched = false
+    private let timer = SerialDisposable()
+    private let subscription = SerialDisposable()
+
+    init(
+        dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, observer: Observer,
+        cancel: Cancelable
+    ) {
+        self.dueTime = dueTime
+        self.other = other
+        self.scheduler = scheduler
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run(_ source: Observable<Element>) -> Disposable {
+        let original = SingleAssignmentDisposable()
+        subscription.disposable = original
+        startTimer(0)
+        original.setDisposable(source.subscribe(self))
+        return Disposables.create(subscription, timer)
+    }
+
+    private func startTimer(_ timerId: Int) {
+        timer.disposable = scheduler.scheduleRelative(timerId, dueTime: dueTime) { timerId in
+            let fired = self.lock.withLock { () -> Bool in
+                guard timerId == self.id, !self.switched else { return false }
+                self.switched = true
+                return true
+            }
+            if fired {
+                self.subscription.disposable = self.other.subscribe(self.forwarder())
+            }
+            return Disposables.create()
+        }
+    }
+
+    func on(_ event: Event<Element>) {
+        let current = lock.withLock { () -> Int? in
+            if switched { return nil }
+            id += 1
+            return id
+        }
+        guard let current else { return }
+        forwardOn(event)
+        if event.isStopEvent {
+            dispose()
+        } else {
+            startTimer(current)
+        }
+    }
+}
+
+private final class Timeout<Element>: SourceProducer<
+    Element, (dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType), Element
+>
+{
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
+        -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        run(
+            TimeoutSink(
+                dueTime: parameters.dueTime, other: parameters.other, scheduler: parameters.scheduler,
+                observer: observer, cancel: cancel)
+        ) { $0.run(source) }
+    }
+}
