@@ -14,7 +14,7 @@ public enum Hooks {
     public typealias CustomCaptureSubscriptionCallstack = () -> [String]
 
     // Guards the two stored hooks below; they are read and written only under it.
-    private static let lock = HooksLock()
+    private static let lock = StaticLock()
     nonisolated(unsafe) private static var storedDefaultErrorHandler: DefaultErrorHandler = printUnhandled
     nonisolated(unsafe) private static var storedCapture: CustomCaptureSubscriptionCallstack = { [] }
     private static let recordFlag = HooksFlag()
@@ -58,16 +58,4 @@ public enum Hooks {
 /// an error handler reads it.
 private final class HooksFlag: Sendable {
     let value = Atomic<Bool>(false)
-}
-
-/// The lock of ``Hooks`` (a class, so that it can be a static `let`).
-private final class HooksLock: Sendable {
-    // `RxLock` is not `Sendable` by declaration; it is a pthread mutex, safe to share.
-    nonisolated(unsafe) private let lock = RxLock()
-
-    func withLock<Result>(_ body: () -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
 }

@@ -50,3 +50,16 @@ struct RxLock: ~Copyable {
         return try body()
     }
 }
+
+/// A lock for static state (a class, so that it can be a static `let`; `RxLock` is
+/// noncopyable). Used by ``Hooks`` and ``SharingScheduler``.
+final class StaticLock: Sendable {
+    // `RxLock` is not `Sendable` by declaration; it is a pthread mutex, safe to share.
+    nonisolated(unsafe) private let lock = RxLock()
+
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}

@@ -18,22 +18,18 @@ extension ObservableConvertibleType {
     /// This sequence as a ``Driver`` that emits `onErrorJustReturn` and completes in place of an
     /// error.
     public func asDriver(onErrorJustReturn: Element) -> Driver<Element> {
-        Driver(asObservable().observe(on: DriverSharingStrategy.scheduler).catchAndReturn(onErrorJustReturn))
+        asSharedSequence(DriverSharingStrategy.self) { _ in .just(onErrorJustReturn) }
     }
 
     /// This sequence as a ``Driver`` that continues with `onErrorDriveWith` in place of an error.
     public func asDriver(onErrorDriveWith: Driver<Element>) -> Driver<Element> {
-        Driver(
-            asObservable().observe(on: DriverSharingStrategy.scheduler)
-                .catch { _ in onErrorDriveWith.asObservable() })
+        asSharedSequence(DriverSharingStrategy.self) { _ in onErrorDriveWith.asObservable() }
     }
 
     /// This sequence as a ``Driver`` that continues with what `onErrorRecover` returns for the
     /// error.
     public func asDriver(onErrorRecover: @escaping (Swift.Error) -> Driver<Element>) -> Driver<Element> {
-        Driver(
-            asObservable().observe(on: DriverSharingStrategy.scheduler)
-                .catch { onErrorRecover($0).asObservable() })
+        asSharedSequence(DriverSharingStrategy.self) { onErrorRecover($0).asObservable() }
     }
 }
 

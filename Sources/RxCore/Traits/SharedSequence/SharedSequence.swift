@@ -54,7 +54,7 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
 public enum SharingScheduler {
     // Guarded by `lock`.
     nonisolated(unsafe) private static var factory: () -> SchedulerType = { MainScheduler.instance }
-    private static let lock = SharingLock()
+    private static let lock = StaticLock()
 
     /// Returns the scheduler shared sequences created now deliver on.
     public static var make: () -> SchedulerType {
@@ -76,18 +76,6 @@ public enum SharingScheduler {
         }
         defer { lock.withLock { factory = previous } }
         try action()
-    }
-}
-
-/// The lock of ``SharingScheduler`` (a class, so that it can be a static `let`).
-private final class SharingLock: Sendable {
-    // `RxLock` is not `Sendable` by declaration; it is a pthread mutex, safe to share.
-    nonisolated(unsafe) private let lock = RxLock()
-
-    func withLock<Result>(_ body: () -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }
 
@@ -160,5 +148,15 @@ extension SharedSequenceConvertibleType {
         ensureMainThread()
         return asObservable().subscribe(
             with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+}
+
+extension ObservableConvertibleType {
+    /// This sequence delivered on `Strategy`'s scheduler, with `recover` in place of an error,
+    /// shared: the body of `asDriver(onError…)` and `asSignal(onError…)`.
+    func asSharedSequence<Strategy: SharingStrategyProtocol>(
+        _: Strategy.Type, recover: @escaping (Swift.Error) -> Observable<Element>
+    ) -> SharedSequence<Strategy, Element> {
+        SharedSequence(asObservable().observe(on: Strategy.scheduler).catch { recover($0) })
     }
 }

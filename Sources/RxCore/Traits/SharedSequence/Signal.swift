@@ -18,22 +18,18 @@ extension ObservableConvertibleType {
     /// This sequence as a ``Signal`` that emits `onErrorJustReturn` and completes in place of an
     /// error.
     public func asSignal(onErrorJustReturn: Element) -> Signal<Element> {
-        Signal(asObservable().observe(on: SignalSharingStrategy.scheduler).catchAndReturn(onErrorJustReturn))
+        asSharedSequence(SignalSharingStrategy.self) { _ in .just(onErrorJustReturn) }
     }
 
     /// This sequence as a ``Signal`` that continues with `onErrorSignalWith` in place of an error.
     public func asSignal(onErrorSignalWith: Signal<Element>) -> Signal<Element> {
-        Signal(
-            asObservable().observe(on: SignalSharingStrategy.scheduler)
-                .catch { _ in onErrorSignalWith.asObservable() })
+        asSharedSequence(SignalSharingStrategy.self) { _ in onErrorSignalWith.asObservable() }
     }
 
     /// This sequence as a ``Signal`` that continues with what `onErrorRecover` returns for the
     /// error.
     public func asSignal(onErrorRecover: @escaping (Swift.Error) -> Signal<Element>) -> Signal<Element> {
-        Signal(
-            asObservable().observe(on: SignalSharingStrategy.scheduler)
-                .catch { onErrorRecover($0).asObservable() })
+        asSharedSequence(SignalSharingStrategy.self) { onErrorRecover($0).asObservable() }
     }
 }
 
