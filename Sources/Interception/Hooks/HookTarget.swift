@@ -1,0 +1,181 @@
+// HookTarget: what can be hooked — one object (RuntimeObject) or every instance of a class
+// (RuntimeClass) — and the typed before / instead / after hooks (SPEC §10.5), written once for
+// both over the C engine's ic_hook_object / ic_hook_class.
+import CInterception
+
+/// Something hooks can be added to: one ``RuntimeObject`` (only that object; it moves into its
+/// interception subclass while hooked) or a ``RuntimeClass`` (every instance, made before or
+/// after the hook, and of its subclasses; the class's own implementation is swapped, an
+/// inherited method gets an override, and the last hook cancelled gives the exact method back;
+/// class-wide calls take the libffi path).
+public protocol HookTarget {
+    /// Registers a hook with the engine: `run` for each call, at `position`. Internal plumbing:
+    /// use the typed `hook…` methods.
+    func _addHook(
+        _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
+        _ run: @escaping @Sendable (OpaquePointer) throws -> Void
+    ) throws(InterceptionError) -> HookToken
+
+    /// Checks a hook's Swift types against the method once. Internal plumbing.
+    func _checkHook<each A: RuntimeValue>(
+        _ selector: Selector, resultEncoding: String?, _ arguments: repeat (each A).Type
+    ) throws(InterceptionError)
+}
+
+extension HookTarget {
+    /// Runs `body` before every call of `selector` on this target (one object, or every
+    /// instance of a class: see ``HookTarget``), with the receiver and the
+    /// arguments as the Swift types `A...` (checked once, now, against the method's encoding).
+    ///
+    /// ```swift
+    /// let token = try target.hookBefore("add:") { (this: RuntimeObject, x: Int32) in
+    ///     print("add:", x)
+    /// }
+    /// token.cancel()
+    /// ```
+    ///
+    /// Order of one call, within a layer: before hooks in the order added, then the instead chain
+    /// (or the next layer in), then after hooks in the order added. An object's layer (its hooks
+    /// and its `rx.sentMessage` / `rx.methodInvoked` subscribers) wraps its class's layer, which
+    /// wraps the method.
+    ///
+    /// - Parameters:
+    ///   - selector: the method to hook; it must be implemented (directly or inherited).
+    ///   - oneShot: remove the hook after its first call.
+    ///   - body: may throw; the error goes to ``Runtime/hookErrorHandler`` and the call goes on.
+    /// - Throws: ``InterceptionError`` for a refusal (forbidden or unimplemented selector, an
+    ///   encoding that does not match `A...`, ...).
+    @discardableResult
+    public func hookBefore<each A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, resultEncoding: nil, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.reading(body))
+    }
+
+    /// Runs `body` before every call of `selector`; it returns the arguments the method (and the
+    /// hooks after this one) get instead.
+    ///
+    /// ```swift
+    /// try target.hookBeforeReplacingArguments("add:") { (this: RuntimeObject, x: Int32) in x * 10 }
+    /// ```
+    @discardableResult
+    public func hookBeforeReplacingArguments<each A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> (repeat each A)
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, resultEncoding: nil, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.replacingArguments(body))
+    }
+
+    /// Runs `body` after every call of `selector` returned, with the return value as `R` (first,
+    /// as `original` comes first in the value-returning `hookInstead`), the receiver and the
+    /// arguments; `body` returns the value the caller gets (return `result` to keep it).
+    ///
+    /// ```swift
+    /// try target.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result + 1000 }
+    /// ```
+    @discardableResult
+    public func hookAfter<each A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ result: R, RuntimeObject, repeat each A) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, resultEncoding: R.runtimeEncoding, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.after(body))
+    }
+
+    /// Runs `body` after every call of `selector`, a method that returns nothing.
+    @discardableResult
+    public func hookAfter<each A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, resultEncoding: "v", repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.reading(body))
+    }
+
+    /// Runs `body` in place of every call of `selector`. `body` gets `original`, which runs the
+    /// next layer inward (an instead hook added before this one, or the method itself) with the
+    /// arguments it is given (the same or others), any number of times or never; what `body`
+    /// returns is the call's result.
+    ///
+    /// ```swift
+    /// try target.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
+    ///     original(x) * 2
+    /// }
+    /// ```
+    ///
+    /// Several instead hooks nest: the last added is outermost. If `body` throws, the error goes
+    /// to ``Runtime/hookErrorHandler`` and the call returns what the last `original` call
+    /// returned (zero if none ran).
+    @discardableResult
+    public func hookInstead<each A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body:
+            @escaping @Sendable (_ original: (repeat each A) -> R, RuntimeObject, repeat each A) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, resultEncoding: R.runtimeEncoding, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(body))
+    }
+
+    /// Runs `body` in place of every call of `selector`, a method that returns nothing.
+    @discardableResult
+    public func hookInstead<each A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body:
+            @escaping @Sendable (_ original: (repeat each A) -> Void, RuntimeObject, repeat each A) throws ->
+            Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, resultEncoding: "v", repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(body))
+    }
+
+}
+
+extension RuntimeObject: HookTarget {
+    public func _checkHook<each A: RuntimeValue>(
+        _ selector: Selector, resultEncoding: String?, _ arguments: repeat (each A).Type
+    ) throws(InterceptionError) {
+        try HookSignature.check(self, selector, resultEncoding: resultEncoding, repeat each arguments)
+    }
+
+    public func _addHook(
+        _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
+        _ run: @escaping @Sendable (OpaquePointer) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        let object = pointer
+        return try SwiftHook.add(className: runtimeClass.name, selector: selector, run: run) {
+            context, token in
+            (
+                ic_hook_object(
+                    object, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0,
+                    swiftHookThunk, context, swiftHookRelease, token),
+                ic_class_method_types(ic_intercept_original_class(object), selector.pointer)
+            )
+        }
+    }
+}
+
+extension RuntimeClass: HookTarget {
+    public func _checkHook<each A: RuntimeValue>(
+        _ selector: Selector, resultEncoding: String?, _ arguments: repeat (each A).Type
+    ) throws(InterceptionError) {
+        try HookSignature.check(self, selector, resultEncoding: resultEncoding, repeat each arguments)
+    }
+
+    public func _addHook(
+        _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
+        _ run: @escaping @Sendable (OpaquePointer) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        let cls = pointer
+        return try SwiftHook.add(className: name, selector: selector, run: run) { context, token in
+            (
+                ic_hook_class(
+                    cls, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0,
+                    swiftHookThunk, context, swiftHookRelease, token),
+                ic_class_method_types(cls, selector.pointer)
+            )
+        }
+    }
+}
