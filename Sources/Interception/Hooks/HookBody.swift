@@ -1,5 +1,5 @@
 // HookBody: what a typed Swift hook closure becomes, a function of the call's frame invocation.
-// Shared by object hooks (RuntimeObject+Hooks) and class-wide hooks (RuntimeClass+Hooks).
+// Shared by every HookTarget: object hooks and class-wide hooks (HookTarget.swift).
 import CInterception
 
 enum HookBody {
