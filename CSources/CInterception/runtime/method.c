@@ -50,17 +50,23 @@ static void invalidate_locked(ic_class *cls, ic_sel sel)
         mark_custom_rr_locked(cls);
 }
 
+/* Makes room for one more entry in `cls`'s method list. Caller holds ic_runtime_lock. */
+static ic_status reserve_method_locked(ic_class *cls, ic_sel sel)
+{
+    if (cls->method_count < cls->method_capacity) return IC_OK;
+    size_t capacity = cls->method_capacity ? cls->method_capacity * 2 : 8;
+    ic_method **grown = realloc(cls->methods, capacity * sizeof *grown);
+    if (!grown)
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name, sel->name);
+    cls->methods = grown;
+    cls->method_capacity = capacity;
+    return IC_OK;
+}
+
 ic_status ic_class_add_method_locked(ic_class *cls, ic_sel sel, ic_imp imp, const char *types)
 {
-    if (cls->method_count == cls->method_capacity) {
-        size_t capacity = cls->method_capacity ? cls->method_capacity * 2 : 8;
-        ic_method **grown = realloc(cls->methods, capacity * sizeof *grown);
-        if (!grown)
-            return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name,
-                           sel->name);
-        cls->methods = grown;
-        cls->method_capacity = capacity;
-    }
+    ic_status reserved = reserve_method_locked(cls, sel);
+    if (reserved != IC_OK) return reserved;
     ic_method *m = calloc(1, sizeof *m);
     char *copy = strdup(types);
     if (!m || !copy) {
@@ -145,19 +151,10 @@ ic_status ic_class_attach_method(ic_class *cls, ic_method *method, ic_imp imp)
 {
     ic_status s = IC_OK;
     ic_lock(&ic_runtime_lock);
-    if (ic_class_own_method_locked(cls, method->sel)) {
+    if (ic_class_own_method_locked(cls, method->sel))
         s = ic_fail(IC_ERR_METHOD_EXISTS, "-[%s %s] already exists", cls->name, method->sel->name);
-    } else if (cls->method_count == cls->method_capacity) {
-        size_t capacity = cls->method_capacity ? cls->method_capacity * 2 : 8;
-        ic_method **grown = realloc(cls->methods, capacity * sizeof *grown);
-        if (!grown)
-            s = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name,
-                        method->sel->name);
-        else {
-            cls->methods = grown;
-            cls->method_capacity = capacity;
-        }
-    }
+    else
+        s = reserve_method_locked(cls, method->sel);
     if (s == IC_OK) {
         atomic_store_explicit(&method->imp, imp, memory_order_release);
         cls->methods[cls->method_count++] = method;

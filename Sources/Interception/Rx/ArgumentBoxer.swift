@@ -62,3 +62,21 @@ enum ArgumentBoxer {
         }
     }
 }
+
+extension ArgumentBoxer {
+    /// The arguments of `call` after self and _cmd, one per boxer, in a new array (one
+    /// allocation: the array's buffer, filled in place).
+    static func box(_ boxers: [ArgumentBoxer], of call: OpaquePointer) -> [Any] {
+        let count = boxers.count
+        if count == 0 { return [] }
+        return [Any](unsafeUninitializedCapacity: count) { buffer, initialized in
+            boxers.withUnsafeBufferPointer { boxers in
+                for i in 0..<count {
+                    let argument = UnsafeRawPointer(ic_invocation_argument_pointer(call, i + 2)!)
+                    (buffer.baseAddress! + i).initialize(to: boxers[i].box(argument))
+                }
+            }
+            initialized = count
+        }
+    }
+}

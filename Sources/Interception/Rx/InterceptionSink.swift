@@ -243,16 +243,7 @@ final class ArgumentsSink: InterceptionSink, @unchecked Sendable {
             scratchClaimed.store(false, ordering: .releasing)
             return
         }
-        // One allocation: the array's buffer, filled in place.
-        let arguments = [Any](unsafeUninitializedCapacity: count) { buffer, initialized in
-            boxers.withUnsafeBufferPointer { boxers in
-                for i in 0..<count {
-                    let argument = UnsafeRawPointer(ic_invocation_argument_pointer(call, i + 2)!)
-                    (buffer.baseAddress! + i).initialize(to: boxers[i].box(argument))
-                }
-            }
-            initialized = count
-        }
+        let arguments = ArgumentBoxer.box(boxers, of: call)
         subject.onNext(arguments)
     }
 

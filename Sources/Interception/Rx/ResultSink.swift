@@ -24,11 +24,7 @@ final class ResultSink: InterceptionSink, @unchecked Sendable {
     }
 
     override func deliver(_ call: OpaquePointer) {
-        var arguments: [Any] = []
-        arguments.reserveCapacity(boxers.count)
-        for (i, boxer) in boxers.enumerated() {
-            arguments.append(boxer.box(UnsafeRawPointer(ic_invocation_argument_pointer(call, i + 2)!)))
-        }
+        let arguments = ArgumentBoxer.box(boxers, of: call)
         let result: Any =
             if let resultBoxer, let storage = ic_invocation_return_pointer(call) {
                 resultBoxer.box(UnsafeRawPointer(storage))
