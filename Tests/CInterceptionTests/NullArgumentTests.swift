@@ -259,6 +259,110 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
                 }
             }
         ),
+
+        // ic_property.h
+        (
+            "ic_class_add_property",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_add_property(nil, "p", "i", 0, nil, nil) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_add_property(f.cls, nil, "i", 0, nil, nil) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_add_property(f.cls, "p", nil, 0, nil, nil) == nil)
+                }
+            }
+        ),
+        (
+            "ic_class_get_property",
+            { f in
+                expectRecorded(IC_OK) {
+                    #expect(ic_class_get_property(nil, "p") == nil)
+                    #expect(ic_class_get_property(f.cls, nil) == nil)
+                }
+            }
+        ),
+        (
+            "ic_class_copy_property_list",
+            { f in
+                var count = 99
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_copy_property_list(nil, &count) == nil)
+                }
+                #expect(count == 0)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_class_copy_property_list(f.cls, nil) == nil)
+                }
+            }
+        ),
+        ("ic_property_name", { _ in #expect(ic_property_name(nil) == nil) }),
+        ("ic_property_type", { _ in #expect(ic_property_type(nil) == nil) }),
+        ("ic_property_attributes", { _ in #expect(ic_property_attributes(nil) == 0) }),
+        ("ic_property_getter", { _ in #expect(ic_property_getter(nil) == nil) }),
+        ("ic_property_setter", { _ in #expect(ic_property_setter(nil) == nil) }),
+        ("ic_property_class", { _ in #expect(ic_property_class(nil) == nil) }),
+        (
+            "ic_object_copy_value_for_key",
+            { f in
+                var out = 0
+                expectRefused(ic_object_copy_value_for_key(nil, "k", "q", &out, 8))
+                expectRefused(ic_object_copy_value_for_key(f.obj, nil, "q", &out, 8))
+                expectRefused(ic_object_copy_value_for_key(f.obj, "k", nil, &out, 8))
+                expectRefused(ic_object_copy_value_for_key(f.obj, "k", "q", nil, 8))
+            }
+        ),
+        (
+            "ic_object_set_value_for_key",
+            { f in
+                var value = 0
+                expectRefused(ic_object_set_value_for_key(nil, "k", "q", &value, 8))
+                expectRefused(ic_object_set_value_for_key(f.obj, nil, "q", &value, 8))
+                expectRefused(ic_object_set_value_for_key(f.obj, "k", nil, &value, 8))
+                expectRefused(ic_object_set_value_for_key(f.obj, "k", "q", nil, 8))
+            }
+        ),
+        (
+            "ic_object_copy_value_for_key_path",
+            { f in
+                var out = 0
+                expectRefused(ic_object_copy_value_for_key_path(nil, "a.b", "q", &out, 8))
+                expectRefused(ic_object_copy_value_for_key_path(f.obj, nil, "q", &out, 8))
+                expectRefused(ic_object_copy_value_for_key_path(f.obj, "a.b", nil, &out, 8))
+                expectRefused(ic_object_copy_value_for_key_path(f.obj, "a.b", "q", nil, 8))
+            }
+        ),
+        (
+            "ic_object_set_value_for_key_path",
+            { f in
+                var value = 0
+                expectRefused(ic_object_set_value_for_key_path(nil, "a.b", "q", &value, 8))
+                expectRefused(ic_object_set_value_for_key_path(f.obj, nil, "q", &value, 8))
+                expectRefused(ic_object_set_value_for_key_path(f.obj, "a.b", nil, &value, 8))
+                expectRefused(ic_object_set_value_for_key_path(f.obj, "a.b", "q", nil, 8))
+            }
+        ),
+        (
+            "ic_object_value_type_for_key",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_object_value_type_for_key(nil, "k") == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_object_value_type_for_key(f.obj, nil) == nil)
+                }
+            }
+        ),
+        (
+            "ic_object_setter_for_key",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(ic_object_setter_for_key(nil, "k") == nil) }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_object_setter_for_key(f.obj, nil) == nil)
+                }
+            }
+        ),
         (
             "ic_protocol_get_method_description",
             { f in
@@ -646,7 +750,8 @@ private func exportedFunctions() throws -> Set<String> {
         String(#filePath.split(separator: "/Tests/CInterceptionTests/").first!)
         + "/CSources/CInterception/include"
     let headers = [
-        "ic_base.h", "ic_selector.h", "ic_class.h", "ic_protocol.h", "ic_object.h", "ic_message.h",
+        "ic_base.h", "ic_selector.h", "ic_class.h", "ic_protocol.h", "ic_property.h", "ic_object.h",
+        "ic_message.h",
         "ic_signature.h", "ic_invocation.h", "ic_closure.h", "ic_intercept.h", "ic_hook.h",
     ]
     var names = Set<String>()

@@ -224,12 +224,10 @@ ic_status ic_invocation_get_return_value(const ic_invocation *inv, void *out)
     return IC_OK;
 }
 
-/* Stores a return value of the invocation's return type from `value`. */
-static void store_return(ic_invocation *inv, const void *value)
+void ic_closure_store_return(const ic_signature *sig, void *ret, const void *value)
 {
-    const ic_sig_value *r = &inv->sig->ret;
-    if (!inv->ret) return;
-    if ((inv->flags & IC_INV_CLOSURE_RETURN) && r->size < sizeof(ffi_arg) &&
+    const ic_sig_value *r = &sig->ret;
+    if (r->size < sizeof(ffi_arg) &&
         (r->type->kind == IC_KIND_SINT || r->type->kind == IC_KIND_UINT ||
          r->type->kind == IC_KIND_BOOL)) {
         /* libffi reads a closure's narrow integral result as a whole ffi_arg. */
@@ -249,10 +247,20 @@ static void store_return(ic_invocation *inv, const void *value)
                              : (ffi_arg) * (const uint32_t *)value;
             break;
         }
-        memcpy(inv->ret, &wide, sizeof wide);
+        memcpy(ret, &wide, sizeof wide);
         return;
     }
-    memmove(inv->ret, value, r->size);
+    memmove(ret, value, r->size);
+}
+
+/* Stores a return value of the invocation's return type from `value`. */
+static void store_return(ic_invocation *inv, const void *value)
+{
+    if (!inv->ret) return;
+    if (inv->flags & IC_INV_CLOSURE_RETURN)
+        ic_closure_store_return(inv->sig, inv->ret, value);
+    else
+        memmove(inv->ret, value, inv->sig->ret.size);
 }
 
 ic_status ic_invocation_set_return_value(ic_invocation *inv, const void *value)

@@ -48,6 +48,10 @@ static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signatu
  * as zero (at least ffi_arg wide, as libffi reads it). */
 IC_PRIVATE void ic_invocation_zero_closure_return(const ic_signature *sig, void *ret);
 
+/* Stores `value` (of the signature's return type) as a libffi closure's result in `ret`, widening
+ * a narrow integral result to the whole ffi_arg that libffi reads. */
+IC_PRIVATE void ic_closure_store_return(const ic_signature *sig, void *ret, const void *value);
+
 /* Calls `imp` with the invocation's arguments through ffi_call and stores the result. */
 IC_PRIVATE void ic_invocation_call(ic_invocation *inv, ic_imp imp);
 

@@ -78,6 +78,10 @@ typedef enum ic_status {
     IC_ERR_CLASS_SWAPPED,         /* the object's class was changed by someone else */
     IC_ERR_COLLISION,             /* an IMP or class changed under the engine while swapping */
     IC_ERR_OBSERVER_NOT_FOUND,    /* unknown observer token, or already removed */
+    /* Properties and key-value coding (ic_property.h) */
+    IC_ERR_PROPERTY_EXISTS, /* the class itself already declares a property of that name */
+    IC_ERR_UNKNOWN_KEY,     /* no accessor answers the key */
+    IC_ERR_READONLY_KEY,    /* the key's property is readonly */
 } ic_status;
 
 /* The enumerator's name, e.g. "IC_ERR_MALFORMED_ENCODING". Immortal string. */

@@ -12,6 +12,7 @@
 #include "ic_selector.h"
 #include "ic_class.h"
 #include "ic_protocol.h"
+#include "ic_property.h"
 #include "ic_object.h"
 #include "ic_message.h"
 #include "ic_signature.h"

@@ -16,11 +16,9 @@
 #include "../support/hashmap.h"
 #include "../support/locks.h"
 #include "object.h"
+#include "property.h"
 #include "protocol.h"
 #include "selector.h"
-
-/* Largest instance (header and all storage). */
-#define IC_MAX_INSTANCE_SIZE ((size_t)1 << 28)
 
 ic_class *ic_root_class;
 
@@ -81,7 +79,8 @@ ic_status ic_class_register_locked(ic_class *cls)
     if (ic_class_has_flag(cls, IC_CLASS_REGISTERED))
         return ic_fail(IC_ERR_CLASS_ALREADY_REGISTERED, "class \"%s\" is already registered",
                        cls->name);
-    if (cls->superclass && !append_subclass_locked(cls->superclass, cls))
+    if (!ic_class_seal_properties_locked(cls) ||
+        (cls->superclass && !append_subclass_locked(cls->superclass, cls)))
         return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory registering class \"%s\"", cls->name);
     uint32_t flags = IC_CLASS_REGISTERED;
     if (cls->superclass && ic_class_has_flag(cls->superclass, IC_CLASS_CUSTOM_RR))
@@ -148,6 +147,7 @@ ic_status ic_class_dispose(ic_class *cls)
         free(cls->methods[i]);
     }
     free(cls->methods);
+    ic_class_free_properties(cls);
     ic_dtable_destroy_unpublished(&cls->dtable);
     free((void *)cls->name);
     free(cls);

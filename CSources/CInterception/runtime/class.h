@@ -21,6 +21,15 @@ enum {
 
 struct ic_forwarder; /* forward.h */
 
+/* Largest instance (header and all storage). */
+#define IC_MAX_INSTANCE_SIZE ((size_t)1 << 28)
+
+/* A property slot that a dealloc must release (property.h). */
+typedef struct ic_owned_slot {
+    size_t offset;
+    uint8_t slot; /* ic_property_slot */
+} ic_owned_slot;
+
 struct ic_class {
     /* First, so the lookup fast path addresses it from the class pointer with no offset load.
      * Lock-free reads; writes under ic_runtime_lock (dtable.h). */
@@ -44,6 +53,14 @@ struct ic_class {
     size_t subclass_count;
     size_t subclass_capacity;
     struct ic_forwarder *forwarders; /* forwarding closures made for this class (forward.c) */
+    struct ic_property **properties; /* own properties, in declaration order; entries immortal */
+    size_t property_count;
+    size_t property_capacity;
+
+    /* The property slots of the whole chain that a dealloc releases: computed at registration,
+     * immutable and read lock-free afterwards (property.c). */
+    const ic_owned_slot *owned_slots;
+    size_t owned_slot_count;
 
     /* The interception engine's per-class record; guarded by ic_intercept_lock. */
     void *engine;
@@ -67,6 +84,9 @@ static inline bool ic_class_has_flag(const ic_class *cls, uint32_t flag)
 {
     return (atomic_load_explicit(&((ic_class *)cls)->flags, memory_order_acquire) & flag) != 0;
 }
+
+/* Computes `owned_slots` at registration. Caller holds ic_runtime_lock. (property.c) */
+IC_PRIVATE bool ic_class_seal_properties_locked(ic_class *cls);
 
 /* The method for `sel` in `cls` itself. Caller holds ic_runtime_lock. */
 IC_PRIVATE ic_method *ic_class_own_method_locked(const ic_class *cls, ic_sel sel);

@@ -19,6 +19,7 @@
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "object.h"
+#include "property.h"
 #include "selector.h"
 #include "side.h"
 #include "weak.h"
@@ -254,11 +255,14 @@ void ic_object_destroy(ic_id obj)
      *    dying object; keep releasing until none is left (bounded, in case it never stops). */
     for (int round = 0; round < 16 && ic_associations_release_all(obj); round++) {
     }
-    /* 2. Weak references: already reading NULL (DEALLOCATING); zero the locations. HAS_WEAK
+    /* 2. Property values: retained and copied objects released, copied strings freed, weak
+     *    locations unregistered. */
+    if (ic_object_isa(obj)->owned_slot_count) ic_properties_release_all(obj);
+    /* 3. Weak references: already reading NULL (DEALLOCATING); zero the locations. HAS_WEAK
      *    cannot be set any more, so this read is final. */
     if (atomic_load_explicit(&obj->state, memory_order_acquire) & IC_STATE_HAS_WEAK)
         ic_weak_clear(obj);
-    /* 3. Side record detached, memory freed (or kept as a zombie). The address is kept as an
+    /* 4. Side record detached, memory freed (or kept as a zombie). The address is kept as an
      *    integer: after free it is only a number for the observers. */
     ic_side *side = atomic_exchange_explicit(&obj->side, NULL, memory_order_acq_rel);
     ic_class *cls = ic_object_counting_class(ic_object_isa(obj));
@@ -267,6 +271,6 @@ void ic_object_destroy(ic_id obj)
     if (!ic_zombie_bury(obj, cls)) free(obj);
     atomic_fetch_sub_explicit(&live_objects, 1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&cls->live_instances, 1, memory_order_relaxed);
-    /* 4. The engine's "after dealloc" observers see the address only. */
+    /* 5. The engine's "after dealloc" observers see the address only. */
     if (side) ic_side_destroy(side, (const void *)address);
 }

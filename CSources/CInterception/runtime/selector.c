@@ -118,4 +118,5 @@ void ic_selectors_init(void)
     ic_sels.release = must_register("release");
     ic_sels.retain_count = must_register("retainCount");
     ic_sels.dealloc = must_register("dealloc");
+    ic_sels.copy = must_register("copy");
 }

@@ -32,6 +32,7 @@ typedef struct ic_well_known_selectors {
     ic_sel release;
     ic_sel retain_count;
     ic_sel dealloc;
+    ic_sel copy; /* sent by the setters of copy properties (property.c) */
 } ic_well_known_selectors;
 
 IC_PRIVATE extern ic_well_known_selectors ic_sels;

@@ -168,7 +168,7 @@ extension RuntimeClass {
             closures.append(imp)
         }
 
-        private func checkUsable() throws(RuntimeError) {
+        func checkUsable() throws(RuntimeError) {
             if sealed {
                 throw RuntimeError(
                     IC_ERR_CLASS_ALREADY_REGISTERED,

@@ -20,9 +20,19 @@ final class Lock: @unchecked Sendable {
     // @unchecked Sendable: a pthread mutex is meant to be shared between threads.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    /// A mutex; a `recursive` one may be taken again by the thread holding it (for event
+    /// delivery that can re-enter itself through a subscriber).
+    init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
+        if recursive {
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+            pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+        } else {
+            pthread_mutex_init(mutex, nil)
+        }
     }
 
     deinit {

@@ -17,6 +17,9 @@ public protocol RuntimeNullable {
     var runtimePointer: UnsafeRawPointer { get }
 }
 
+/// Optional pointer-like values can be properties, with ``RuntimeValue``'s defaults.
+extension Optional: PropertyValue where Wrapped: RuntimeNullable {}
+
 extension Optional: RuntimeValue where Wrapped: RuntimeNullable {
     /// The encoding of `Wrapped`.
     public static var runtimeEncoding: String { Wrapped.runtimeEncoding }

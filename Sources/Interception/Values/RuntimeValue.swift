@@ -30,7 +30,7 @@ import CInterception
 ///
 /// The metatype is `Sendable` (`SendableMetatype`): method closures, which any thread may run,
 /// convert their arguments through these types.
-public protocol RuntimeValue: SendableMetatype {
+public protocol RuntimeValue: PropertyValue {
     /// The C value the runtime passes for this type: a type whose size and alignment are the
     /// encoding's (`UInt8` for `Bool`, a raw pointer for objects).
     associatedtype RuntimeRepresentation: BitwiseCopyable

@@ -12,11 +12,12 @@ struct ErrorTests {
             IC_ERR_INDEX_OUT_OF_RANGE, IC_ERR_SIGNATURE_MISMATCH, IC_ERR_NOT_A_CLOSURE,
             IC_ERR_DEALLOCATING, IC_ERR_INCOMPATIBLE_CLASS, IC_ERR_FFI, IC_ERR_LIMIT,
             IC_ERR_FORBIDDEN_SELECTOR, IC_ERR_UNSUPPORTED_SIGNATURE, IC_ERR_CLASS_SWAPPED,
-            IC_ERR_COLLISION, IC_ERR_OBSERVER_NOT_FOUND,
+            IC_ERR_COLLISION, IC_ERR_OBSERVER_NOT_FOUND, IC_ERR_PROPERTY_EXISTS, IC_ERR_UNKNOWN_KEY,
+            IC_ERR_READONLY_KEY,
         ]
         let names = all.map { String(cString: ic_status_name($0)) }
         #expect(names.first == "IC_OK")
-        #expect(names.last == "IC_ERR_OBSERVER_NOT_FOUND")
+        #expect(names.last == "IC_ERR_READONLY_KEY")
         #expect(Set(names).count == all.count)
         #expect(String(cString: ic_status_name(ic_status(rawValue: 999))) == "IC_ERR_UNKNOWN")
     }

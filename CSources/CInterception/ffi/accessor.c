@@ -1,0 +1,147 @@
+/*
+ * accessor.c — synthesized property accessors, and ic_class_add_property, which declares a
+ * property (runtime/property.c) and adds its accessors as methods.
+ *
+ * An accessor is a raw libffi closure of the getter's (`T@:`) or setter's (`v@:T`) signature whose
+ * user data is the property record: the handler reads or writes the slot the record names. One
+ * closure per accessor serves every type encoding, structs included, with the calling
+ * convention libffi derives from the encoding.
+ *
+ * Locking: ic_class_add_property holds ic_runtime_lock while it validates, makes the closures and
+ * adds the methods, so a concurrent declaration of the same name or selector sees all or nothing.
+ * Closures are made under it (allocation and signature parsing only: leaf locks).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/class.h"
+#include "../runtime/property.h"
+#include "../support/error.h"
+#include "../support/locks.h"
+#include "../types/signature.h"
+#include "closure.h"
+#include "invocation.h"
+
+typedef struct accessors {
+    const ic_signature *getter_sig;
+    void *getter_closure; /* raw libffi closure handles, owned */
+    void *setter_closure;
+} accessors;
+
+static void getter_handler(void *cif, void *ret, void **args, void *user_data)
+{
+    (void)cif;
+    const ic_property *p = user_data;
+    ic_id self = *(ic_id *)args[0];
+    if (p->size < sizeof(ffi_arg)) {
+        alignas(8) unsigned char value[sizeof(ffi_arg)];
+        ic_property_load(self, p, value);
+        ic_closure_store_return(((const accessors *)p->accessors)->getter_sig, ret, value);
+    } else {
+        ic_property_load(self, p, ret);
+    }
+}
+
+static void setter_handler(void *cif, void *ret, void **args, void *user_data)
+{
+    (void)cif;
+    (void)ret;
+    ic_property_store(*(ic_id *)args[0], user_data, args[2]);
+}
+
+static void release_accessors(ic_property *p)
+{
+    accessors *a = p->accessors;
+    if (!a) return;
+    if (a->getter_closure) ic_closure_free_raw(a->getter_closure);
+    if (a->setter_closure) ic_closure_free_raw(a->setter_closure);
+    free(a);
+    p->accessors = NULL;
+}
+
+/* "v@:" + type */
+static const ic_signature *setter_signature(const char *type)
+{
+    size_t n = strlen(type);
+    char *types = malloc(n + 4);
+    if (!types) {
+        ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory making a setter signature");
+        return NULL;
+    }
+    memcpy(types, "v@:", 3);
+    memcpy(types + 3, type, n + 1);
+    const ic_signature *sig = ic_signature_parse(types);
+    free(types);
+    return sig;
+}
+
+/* Makes the accessor closures and adds them as methods of the property's class. Caller holds
+ * ic_runtime_lock. */
+static ic_status synthesize_locked(ic_property *p)
+{
+    ic_class *cls = p->owner;
+    if (ic_class_own_method_locked(cls, p->getter) ||
+        (p->setter && ic_class_own_method_locked(cls, p->setter)))
+        return ic_fail(
+            IC_ERR_METHOD_EXISTS,
+            "cannot synthesize property \"%s\": class \"%s\" already has a method "
+            "\"%s\" (declare the property IC_PROPERTY_DYNAMIC to write it by hand)",
+            p->name, cls->name,
+            ic_sel_name(ic_class_own_method_locked(cls, p->getter) ? p->getter : p->setter));
+    accessors *a = calloc(1, sizeof *a);
+    if (!a) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory synthesizing \"%s\"", p->name);
+    p->accessors = a;
+    p->release_accessors = release_accessors;
+    char getter_types[256];
+    int n = snprintf(getter_types, sizeof getter_types, "%s@:", p->type);
+    a->getter_sig =
+        (n > 0 && (size_t)n < sizeof getter_types) ? ic_signature_parse(getter_types) : NULL;
+    const ic_signature *set_sig = p->setter ? setter_signature(p->type) : NULL;
+    if (!a->getter_sig || (p->setter && !set_sig)) {
+        if (!a->getter_sig && !(n > 0 && (size_t)n < sizeof getter_types))
+            return ic_fail(IC_ERR_LIMIT, "property \"%s\": type encoding too long", p->name);
+        return ic_error_status();
+    }
+    ic_imp getter_imp = NULL, setter_imp = NULL;
+    a->getter_closure = ic_closure_make_raw(a->getter_sig, getter_handler, p, &getter_imp);
+    if (!a->getter_closure) return ic_error_status();
+    if (set_sig) {
+        a->setter_closure = ic_closure_make_raw(set_sig, setter_handler, p, &setter_imp);
+        if (!a->setter_closure) return ic_error_status();
+    }
+    ic_status s = ic_class_add_method_locked(cls, p->getter, getter_imp, a->getter_sig->types);
+    if (s) return s;
+    if (set_sig) {
+        s = ic_class_add_method_locked(cls, p->setter, setter_imp, set_sig->types);
+        if (s) {
+            /* Undo the getter: the class is unregistered, so its list is private to us. */
+            cls->method_count--;
+            free((void *)cls->methods[cls->method_count]->types);
+            free(cls->methods[cls->method_count]);
+            return s;
+        }
+    }
+    return IC_OK;
+}
+
+ic_property *ic_class_add_property(ic_class *cls, const char *name, const char *type,
+                                   unsigned attributes, const char *getter, const char *setter)
+{
+    if (!cls) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_class_add_property: class is NULL");
+        return NULL;
+    }
+    ic_lock(&ic_runtime_lock);
+    ic_property *p = ic_property_create_locked(cls, name, type, attributes, getter, setter);
+    ic_status s = p ? IC_OK : ic_error_status();
+    if (p && !(attributes & IC_PROPERTY_DYNAMIC)) s = synthesize_locked(p);
+    if (p && !s && !ic_class_append_property_locked(cls, p))
+        s = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory declaring property \"%s\"", name);
+    if (p && s) {
+        ic_property_discard_locked(p);
+        p = NULL;
+    }
+    ic_unlock(&ic_runtime_lock);
+    return p;
+}

@@ -1,0 +1,123 @@
+// PropertyValue: the Swift types a property can hold and key-value coding can read and write.
+import CInterception
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A Swift type that a property can hold, that key-value coding reads and writes, and that
+/// property observation emits.
+///
+/// Every ``RuntimeValue`` is one (numbers, `Bool`, `RuntimeObject?`, `RuntimeClass?`,
+/// `Selector?`, pointers, your ``RuntimeStruct`` types), with the same type encoding. `String` is
+/// one too: a `String` property is a C string (`*`) that the object copies when it is set and
+/// frees when it is replaced or the object dies, so Swift code never handles the C string.
+///
+/// The requirements are implementation details: the standard types and ``RuntimeValue`` provide
+/// them.
+public protocol PropertyValue: SendableMetatype {
+    /// The type encoding of a property of this type (`"*"` for `String`).
+    static var propertyEncoding: String { get }
+
+    /// The attributes a property of this type gets when ``RuntimeClass/Builder/property(_:_:_:getter:setter:)``
+    /// is given no ownership: retain for objects, copy for strings, none for the rest.
+    static var defaultPropertyAttributes: PropertyAttributes { get }
+
+    /// Implementation detail: the value of C bytes that the caller owns (an object +1, a C
+    /// string malloc'ed), taking that ownership over; `nil` for a NULL pointer where `Self`
+    /// cannot represent it.
+    static func _adoptPropertyBytes(_ bytes: UnsafeRawPointer) -> Self?
+
+    /// Implementation detail: what key-value coding reads for a NULL pointer (`""` for
+    /// `String`); `nil` makes the read an error (a non-optional object type).
+    static var _valueForNull: Self? { get }
+
+    /// Implementation detail: calls `body` with the C value's bytes, borrowed for the call.
+    func _withPropertyBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+
+    /// Implementation detail: checks that the C representation matches the encoding.
+    static func _checkPropertyLayout() throws(RuntimeError)
+}
+
+extension PropertyValue where Self: RuntimeValue {
+    /// The ``RuntimeValue/runtimeEncoding``.
+    public static var propertyEncoding: String { runtimeEncoding }
+
+    /// Retain for objects, none for the rest.
+    public static var defaultPropertyAttributes: PropertyAttributes {
+        runtimeEncoding == "@" ? .retain : []
+    }
+
+    /// Objects are adopted (the +1 becomes the handle's); a NULL pointer is `nil` unless `Self`
+    /// is an optional. A `*` read this way is the caller's malloc'ed copy: read strings as
+    /// `String`.
+    public static func _adoptPropertyBytes(_ bytes: UnsafeRawPointer) -> Self? {
+        let encoding = runtimeEncoding
+        let isPointer =
+            MemoryLayout<RuntimeRepresentation>.size == MemoryLayout<UInt>.size
+            && "@#:*^".contains(encoding.first ?? "?")
+        if isPointer, bytes.loadUnaligned(as: UInt.self) == 0,
+            !(Self.self is any ExpressibleByNilLiteral.Type)
+        {
+            return nil
+        }
+        let value = Self(runtimeRepresentation: bytes.loadUnaligned(as: RuntimeRepresentation.self))
+        if encoding == "@" {
+            // The handle retained it again: give back the reference the caller was handed.
+            ic_release(OpaquePointer(bitPattern: bytes.loadUnaligned(as: UInt.self)))
+        }
+        return value
+    }
+
+    /// None: a NULL read as a non-optional pointer type is an error.
+    public static var _valueForNull: Self? { nil }
+
+    /// The ``RuntimeValue/runtimeRepresentation``'s bytes.
+    public func _withPropertyBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        let representation = runtimeRepresentation
+        return try withExtendedLifetime(self) {
+            try withUnsafeBytes(of: representation) { try body($0) }
+        }
+    }
+
+    /// ``RuntimeValue``'s layout check.
+    public static func _checkPropertyLayout() throws(RuntimeError) {
+        try TypeEncoding.checkLayout(Self.self)
+    }
+}
+
+extension String: PropertyValue {
+    /// `*`: a C string the object owns.
+    public static var propertyEncoding: String { "*" }
+
+    /// Copy: the object keeps its own copy of the characters.
+    public static var defaultPropertyAttributes: PropertyAttributes { .copy }
+
+    /// The characters of a malloc'ed C string, which is freed; `nil` for NULL.
+    public static func _adoptPropertyBytes(_ bytes: UnsafeRawPointer) -> String? {
+        guard let cString = bytes.loadUnaligned(as: UnsafeMutablePointer<CChar>?.self) else {
+            return nil
+        }
+        defer { free(cString) }
+        return String(cString: cString)
+    }
+
+    /// The empty string: a property that was never set.
+    public static var _valueForNull: String? { "" }
+
+    /// A C string of the characters, valid during `body`.
+    public func _withPropertyBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        try withCString { cString in
+            try withUnsafeBytes(of: cString) { try body($0) }
+        }
+    }
+
+    /// Nothing to check: a C string pointer.
+    public static func _checkPropertyLayout() throws(RuntimeError) {}
+}

@@ -1,0 +1,192 @@
+import CInterception
+import CInterceptionTestSupport
+import Glibc
+import Testing
+
+/// Allocates a class with the properties `declare` adds, registers it.
+private func makePropertyClass(_ base: String, superclass: CLS? = nil, _ declare: (CLS) throws -> Void) throws
+    -> CLS
+{
+    let cls = try #require(ic_class_allocate(uniqueName(base), superclass, 0))
+    try declare(cls)
+    try #require(ic_class_register(cls) == IC_OK)
+    return cls
+}
+
+/// `copy` that makes a new instance of the receiver's class (+1), as a copy property needs.
+private let copyImp: ObjectIMP = { this, _ in ic_class_create_instance(ic_object_get_class(this)) }
+
+@Suite("Properties and key-value coding (C API)")
+struct CPropertyTests {
+    @Test(
+        "every type of the matrix through a synthesized property: typed C setter and getter, and key-value coding",
+        arguments: TypeCase.all)
+    func matrix(_ type: TypeCase) throws {
+        let cls = try makePropertyClass("PMatrix_\(type.name)") { cls in
+            try #require(ic_class_add_property(cls, "value", type.encoding, 0, nil, nil) != nil)
+        }
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        type.withBuffer { out in
+            type.raw.send_take(obj, sel("setValue:"), type.raw.sample)
+            type.raw.send_make(obj, sel("value"), out)
+            #expect(type.isSample(out))
+        }
+        let kind = type.encoding.first!
+        // Matrix samples of `@` and `*` are not live objects or owned strings: accessors only.
+        guard kind != "@", kind != "*" else { return }
+        type.withBuffer { out in
+            #expect(
+                ic_object_set_value_for_key(obj, "value", type.encoding, type.raw.other, type.size) == IC_OK)
+            #expect(ic_object_copy_value_for_key(obj, "value", type.encoding, out, 64) == IC_OK)
+            #expect(type.isOther(out))
+        }
+    }
+
+    @Test("a copy property sends copy; a retain property retains; both release at dealloc")
+    func copyAndRetain() throws {
+        let valueClass = try makeClass("PCopyValue", methods: [("copy", imp(copyImp), "@@:")])
+        let cls = try makePropertyClass("PCopyOwner") { cls in
+            try #require(
+                ic_class_add_property(cls, "copied", "@", UInt32(IC_PROPERTY_COPY.rawValue), nil, nil) != nil)
+            try #require(
+                ic_class_add_property(cls, "kept", "@", UInt32(IC_PROPERTY_RETAIN.rawValue), nil, nil) != nil)
+        }
+        let owner = try #require(ic_class_create_instance(cls))
+        var value: ID? = ic_class_create_instance(valueClass)
+        #expect(ic_object_set_value_for_key(owner, "copied", "@", &value, 8) == IC_OK)
+        #expect(ic_object_set_value_for_key(owner, "kept", "@", &value, 8) == IC_OK)
+        #expect(ic_object_retain_count(value) == 2)  // kept retains, copied holds a copy
+        #expect(ic_class_live_instance_count(valueClass) == 2)
+        var copy: ID? = nil
+        #expect(ic_object_copy_value_for_key(owner, "copied", "@", &copy, 8) == IC_OK)
+        #expect(copy != value && copy != nil)
+        #expect(ic_object_retain_count(copy) == 2)  // the property's and ours
+        ic_release(copy)
+        ic_release(value)
+        ic_release(owner)
+        #expect(ic_class_live_instance_count(valueClass) == 0)
+    }
+
+    @Test("a copied C string is the object's own, replaced and freed by the object")
+    func stringCopy() throws {
+        let cls = try makePropertyClass("PString") { cls in
+            try #require(
+                ic_class_add_property(cls, "name", "*", UInt32(IC_PROPERTY_COPY.rawValue), nil, nil) != nil)
+        }
+        let obj = try #require(ic_class_create_instance(cls))
+        var buffer: [CChar] = Array("first".utf8CString)
+        let stored: String? = buffer.withUnsafeMutableBufferPointer { chars in
+            var pointer: UnsafeMutablePointer<CChar>? = chars.baseAddress
+            #expect(ic_object_set_value_for_key(obj, "name", "*", &pointer, 8) == IC_OK)
+            chars[0] = 0x46  // "F": the object kept its own copy
+            let getter = lookup(obj, "name", as: (@convention(c) (ID?, SEL?) -> UnsafePointer<CChar>?).self)
+            return getter(obj, sel("name")).map { String(cString: $0) }
+        }
+        #expect(stored == "first")
+        var owned: UnsafeMutablePointer<CChar>? = nil
+        #expect(ic_object_copy_value_for_key(obj, "name", "*", &owned, 8) == IC_OK)
+        #expect(String(cString: try #require(owned)) == "first")
+        free(owned)
+        var null: UnsafeMutablePointer<CChar>? = nil
+        #expect(ic_object_set_value_for_key(obj, "name", "*", &null, 8) == IC_OK)
+        #expect(ic_object_copy_value_for_key(obj, "name", "*", &owned, 8) == IC_OK)
+        #expect(owned == nil)
+        ic_release(obj)
+    }
+
+    @Test("raw-pointer bounds: a buffer smaller than the key's type is refused, nothing is written")
+    func bounds() throws {
+        let cls = try makePropertyClass("PBounds") { cls in
+            try #require(ic_class_add_property(cls, "wide", "{W=qqq}", 0, nil, nil) != nil)
+        }
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        var small: (Int64, Int64) = (7, 7)
+        #expect(ic_object_copy_value_for_key(obj, "wide", "{W=qqq}", &small, 16) == IC_ERR_INVALID_ARGUMENT)
+        #expect(small == (7, 7))
+        #expect(ic_object_set_value_for_key(obj, "wide", "{W=qqq}", &small, 16) == IC_ERR_INVALID_ARGUMENT)
+        var right: (Int64, Int64, Int64) = (1, 2, 3)
+        #expect(ic_object_set_value_for_key(obj, "wide", "{W=qqq}", &right, 24) == IC_OK)
+        var back: (Int64, Int64, Int64) = (0, 0, 0)
+        #expect(ic_object_copy_value_for_key(obj, "wide", "{W=qqq}", &back, 24) == IC_OK)
+        #expect(back == (1, 2, 3))
+        #expect(ic_object_copy_value_for_key(obj, "wide", "{V=qqq}", &back, 24) == IC_ERR_SIGNATURE_MISMATCH)
+    }
+
+    @Test("declaration checks: attributes, types, names, and the class's instance size grows by the slots")
+    func declarationChecks() throws {
+        let cls = try #require(ic_class_allocate(uniqueName("PChecks"), nil, 4))
+        let sizeBefore = ic_class_instance_size(cls)
+        #expect(ic_class_add_property(cls, "x", "d", 0, nil, nil) != nil)
+        #expect(ic_class_instance_size(cls) >= sizeBefore + 8)
+        #expect(ic_class_storage_size(cls) == 4)  // the declared storage is unchanged
+        let both = UInt32(IC_PROPERTY_RETAIN.rawValue | IC_PROPERTY_WEAK.rawValue)
+        #expect(ic_class_add_property(cls, "o", "@", both, nil, nil) == nil)
+        #expect(ic_error_status() == IC_ERR_INVALID_ARGUMENT)
+        #expect(ic_class_add_property(cls, "s", "i", UInt32(IC_PROPERTY_COPY.rawValue), nil, nil) == nil)
+        #expect(ic_class_add_property(cls, "v", "v", 0, nil, nil) == nil)
+        #expect(ic_class_add_property(cls, "a", "[4i]", 0, nil, nil) == nil)
+        #expect(ic_class_add_property(cls, "two", "ii", 0, nil, nil) == nil)
+        #expect(ic_error_status() == IC_ERR_MALFORMED_ENCODING)
+        #expect(ic_class_add_property(cls, "bad", "{", 0, nil, nil) == nil)
+        #expect(ic_class_add_property(cls, "u", "(U=if)", 0, nil, nil) == nil)
+        #expect(ic_class_add_property(cls, "x", "i", UInt32(IC_PROPERTY_DYNAMIC.rawValue), nil, nil) == nil)
+        #expect(ic_error_status() == IC_ERR_PROPERTY_EXISTS)
+        #expect(ic_class_add_property(cls, "q", "i", 1 << 20, nil, nil) == nil)
+        #expect(ic_class_register(cls) == IC_OK)
+        // After registration: dynamic only.
+        #expect(ic_class_add_property(cls, "late", "i", 0, nil, nil) == nil)
+        #expect(ic_error_status() == IC_ERR_CLASS_ALREADY_REGISTERED)
+        let late = ic_class_add_property(
+            cls, "late", "i", UInt32(IC_PROPERTY_DYNAMIC.rawValue), "lateValue", nil)
+        #expect(late != nil)
+        #expect(String(cString: ic_sel_name(ic_property_getter(late))) == "lateValue")
+        #expect(String(cString: ic_sel_name(ic_property_setter(late))) == "setLate:")
+        var count = 0
+        let list = try #require(ic_class_copy_property_list(cls, &count))
+        #expect(count == 2)
+        #expect(String(cString: ic_property_name(list[0])) == "x")
+        free(list)
+        // A dynamic property without accessors is an unknown key for key-value coding.
+        let obj = try #require(ic_class_create_instance(cls))
+        var n: Int32 = 0
+        #expect(ic_object_copy_value_for_key(obj, "late", "i", &n, 4) == IC_ERR_UNKNOWN_KEY)
+        ic_release(obj)
+    }
+
+    @Test("a class disposed before registration frees its properties and their accessors")
+    func disposeUnregistered() throws {
+        let cls = try #require(ic_class_allocate(uniqueName("PDispose"), nil, 0))
+        #expect(ic_class_add_property(cls, "name", "*", UInt32(IC_PROPERTY_COPY.rawValue), nil, nil) != nil)
+        #expect(ic_class_add_property(cls, "size", "{S=dd}", 0, nil, nil) != nil)
+        #expect(ic_class_dispose(cls) == IC_OK)
+    }
+
+    @Test("key paths from C: through object properties, nil on the way reads zero")
+    func keyPathsFromC() throws {
+        let leaf = try makePropertyClass("PLeaf") { cls in
+            try #require(ic_class_add_property(cls, "n", "i", 0, nil, nil) != nil)
+        }
+        let root = try makePropertyClass("PRoot") { cls in
+            try #require(
+                ic_class_add_property(cls, "leaf", "@", UInt32(IC_PROPERTY_RETAIN.rawValue), nil, nil) != nil)
+        }
+        let obj = try #require(ic_class_create_instance(root))
+        var n: Int32 = 5
+        #expect(ic_object_copy_value_for_key_path(obj, "leaf.n", "i", &n, 4) == IC_OK)
+        #expect(n == 0)
+        var child: ID? = ic_class_create_instance(leaf)
+        #expect(ic_object_set_value_for_key(obj, "leaf", "@", &child, 8) == IC_OK)
+        ic_release(child)
+        n = 9
+        #expect(ic_object_set_value_for_key_path(obj, "leaf.n", "i", &n, 4) == IC_OK)
+        n = 0
+        #expect(ic_object_copy_value_for_key_path(obj, "leaf.n", "i", &n, 4) == IC_OK)
+        #expect(n == 9)
+        #expect(ic_object_copy_value_for_key_path(obj, "leaf.missing", "i", &n, 4) == IC_ERR_UNKNOWN_KEY)
+        #expect(String(cString: ic_sel_name(ic_object_setter_for_key(obj, "leaf"))) == "setLeaf:")
+        ic_release(obj)
+        #expect(ic_class_live_instance_count(leaf) == 0)
+    }
+}
