@@ -149,7 +149,7 @@ func pad(_ text: String, _ width: Int) -> String {
 // ---------------------------------------------------------------------------------------------
 
 let options = Options(CommandLine.arguments)
-var cases = cCases() + swiftCases() + delegateProxyCases()
+var cases = cCases() + swiftCases() + delegateProxyCases() + propertyCases()
 if let filter = options.filter {
     // The two baselines always run: ratios are taken within one run.
     cases = cases.filter {

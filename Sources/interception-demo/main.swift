@@ -114,6 +114,7 @@ do {
     print("   engine counters for Counter: \(counters)")
 
     try delegateProxyDemo()
+    try propertyDemo()
 } catch {
     print("demo failed: \(error)")
 }

@@ -35,3 +35,27 @@ struct ReadmeExampleTests {
         #expect(log.all == ["add: called with [41]", "add: 41 returned", "gone"])
     }
 }
+
+@Suite("The README's property example")
+struct ReadmePropertyExampleTests {
+    @Test("runs as written: observation sees key-value coding, sends and bindings")
+    func readmePropertyExample() throws {
+        let log = EventLog()
+        let bag = DisposeBag()
+        let Person = try RuntimeClass.define(uniqueName("Person")) { c in
+            try c.property("name", String.self)
+            try c.property("age", Int.self)
+            try c.property("friend", RuntimeObject?.self, .weak)
+        }
+        let alice = Person.new()
+        alice.rx.observe(String.self, "name")
+            .subscribe(onNext: { log.append("name: \($0 ?? "nil")") })
+            .disposed(by: bag)
+        try alice.setValue("Alice", forKey: "name")
+        try alice.send("setAge:", 30)
+        let age = try alice.value(forKey: "age", as: Int.self)
+        #expect(age == 30)
+        Observable.just("Bob").bind(to: alice.rx.property("name", String.self)).disposed(by: bag)
+        #expect(log.all == ["name: ", "name: Alice", "name: Bob"])
+    }
+}

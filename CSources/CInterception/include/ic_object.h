@@ -45,6 +45,8 @@ IC_EXPORT const char *ic_object_class_name(ic_id obj);
 /* A pointer to the start of the object's storage (the storage of the root class's first
  * subclass in its chain, right after the 32-byte header; 16-byte aligned), which is
  * ic_object_storage_size(obj) bytes long. The memory belongs to the object: valid while it lives.
+ * It includes the slots of synthesized properties (ic_property.h), which only their accessors may
+ * write: write what your classes declared through ic_object_storage_for_class.
  * Errors: NULL with IC_ERR_INVALID_ARGUMENT if obj is NULL or has no storage at all (no class in
  * its chain declared any), so the pointer never lies outside the object. */
 IC_EXPORT void *ic_object_storage(ic_id obj);

@@ -20,6 +20,8 @@
  *      ic_epoch_lock       the list of reader threads of the epoch reclaimer (epoch.c)
  *      ic_protocol_lock    the protocol table, unregistered protocols' lists and the classes'
  *                          adopted protocols (protocol.c)
+ *      property stripes    64 spinlocks by slot address guarding property values that are not
+ *                          single words (runtime/property.c; private to that file)
  *
  * The `_locked` suffix on a function name means "the caller holds the lock this function's
  * comment names".

@@ -1,5 +1,6 @@
 // Introspection of a class from Swift (SPEC 14): its methods with their selectors and encodings.
-// The runtime has no protocols or properties yet, so there is nothing else to list.
+// Protocols are listed in RuntimeClass+Protocols.swift, properties in
+// Properties/RuntimeProperty.swift.
 import CInterception
 import Glibc
 
