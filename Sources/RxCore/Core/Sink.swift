@@ -11,22 +11,12 @@ class Sink<Observer: ObserverType>: Disposable {
     private let disposed = Atomic<Bool>(false)
 
     #if TRACE_RESOURCES
-        /// The resource scope this object is counted in (Resources.track), for deinit.
-        private var resourceScope: Resources.Scope?
+        private let resourceCount = ResourceCount()
     #endif
 
     init(observer: Observer, cancel: Cancelable) {
-        #if TRACE_RESOURCES
-            resourceScope = Resources.track()
-        #endif
         self.observer = observer
         self.cancel = cancel
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-            Resources.untrack(resourceScope)
-        #endif
     }
 
     /// Delivers `event` to the observer unless the sink was disposed.
