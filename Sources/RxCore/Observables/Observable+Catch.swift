@@ -42,9 +42,7 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
-        let sourceSubscription = SingleAssignmentDisposable()
-        subscription.disposable = sourceSubscription
-        sourceSubscription.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
         return subscription
     }
 

@@ -38,9 +38,7 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
         }
         let source = sources[index]
         index += 1
-        let current = SingleAssignmentDisposable()
-        subscription.disposable = current
-        current.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
     }
 
     func on(_ event: Event<Element>) {

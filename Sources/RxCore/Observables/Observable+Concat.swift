@@ -61,9 +61,7 @@ private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
         }
         let source = sources[index]
         index += 1
-        let subscription = SingleAssignmentDisposable()
-        current.disposable = subscription
-        subscription.setDisposable(source.subscribe(self))
+        current.replace { source.subscribe(self) }
     }
 
     func on(_ event: Event<Element>) {

@@ -41,9 +41,7 @@ private final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverT
 
     private func subscribeAgain() {
         attempts += 1
-        let attempt = SingleAssignmentDisposable()
-        subscription.disposable = attempt
-        attempt.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
     }
 
     func on(_ event: Event<Element>) {
