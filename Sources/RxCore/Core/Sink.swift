@@ -71,6 +71,22 @@ class ElementSink<Observer: ObserverType>: Sink<Observer> {
     }
 }
 
+/// A ``Sink`` that keeps its operator's parameters as one value, usually the producer's labeled
+/// `parameters` tuple (see ``ParameterProducer``), read as `parameters.name`.
+///
+/// Why: a sink whose fixed state is just its operator's parameters then declares no stored
+/// property per parameter and no initializer that copies them, and every producer makes its
+/// sink the same way, `XSink(parameters, observer: observer, cancel: cancel)`. The tuple is
+/// stored inline, so reading a parameter costs what reading a stored property of its own did.
+class ParameterSink<Parameters, Observer: ObserverType>: Sink<Observer> {
+    final let parameters: Parameters
+
+    init(_ parameters: Parameters, observer: Observer, cancel: Cancelable) {
+        self.parameters = parameters
+        super.init(observer: observer, cancel: cancel)
+    }
+}
+
 /// An observer that forwards to a sink's observer (used by operators that subscribe the
 /// downstream observer to another sequence, such as `catch` or `concat`).
 struct SinkForwarder<Observer: ObserverType>: ObserverType {
