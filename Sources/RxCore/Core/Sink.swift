@@ -57,6 +57,20 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 }
 
+extension Sink {
+    /// Runs `action` on the ``CurrentThreadScheduler`` trampoline unless the sink is disposed by
+    /// then: how `concat` and `retry` move on to their next subscription, so that sources that
+    /// terminate synchronously are subscribed in a loop rather than by recursion.
+    final func onTrampoline(_ action: @escaping () -> Void) {
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            if !self.isDisposed {
+                action()
+            }
+            return Disposables.create()
+        }
+    }
+}
+
 /// A sink that hands its elements to the observer through a ``NextReceiver`` (`next`), the fast
 /// path that skips building `next` events (see ``ElementObserver``).
 ///
@@ -68,6 +82,14 @@ class ElementSink<Observer: ObserverType>: Sink<Observer> {
     override init(observer: Observer, cancel: Cancelable) {
         next = nextReceiver(for: observer)
         super.init(observer: observer, cancel: cancel)
+    }
+
+    /// Hands `element` to the observer unless the sink was disposed: the `onNextElement` of a
+    /// sink that passes its sources' elements through unchanged.
+    @inline(__always)
+    final func forwardNext(_ element: Observer.Element) {
+        if isDisposed { return }
+        next.receive(element)
     }
 }
 

@@ -10,7 +10,7 @@ extension ObservableType {
 /// `subscription` holds the subscription to the current source. The event methods of one
 /// source are never called concurrently, and a new source is subscribed only after the previous
 /// one terminated.
-private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class CatchSequenceSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let sources: [Observable<Element>]
@@ -41,15 +41,12 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
         subscription.replace { source.subscribe(self) }
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .error(let error):
-            subscribeNext(lastError: error)
-        case .completed:
-            forwardCompletedAndDispose()
-        }
+    func onNextElement(_ element: Element) {
+        forwardNext(element)
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        subscribeNext(lastError: error)
     }
 }
 

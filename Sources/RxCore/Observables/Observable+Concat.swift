@@ -34,7 +34,7 @@ extension ObservableType where Element: ObservableConvertibleType {
 /// Subscribes the sources one after the other. Moving to the next source goes through the
 /// ``CurrentThreadScheduler``, so a long list of synchronous sources does not grow the stack.
 /// `current` holds the subscription of the active source.
-private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ConcatSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let sources: [Observable<Element>]
@@ -64,21 +64,12 @@ private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
         current.replace { source.subscribe(self) }
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .error:
-            forwardOn(event)
-            dispose()
-        case .completed:
-            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
-                if !self.isDisposed {
-                    self.subscribeNext()
-                }
-                return Disposables.create()
-            }
-        }
+    func onNextElement(_ element: Element) {
+        forwardNext(element)
+    }
+
+    func onSourceCompleted() {
+        onTrampoline { self.subscribeNext() }
     }
 }
 
