@@ -39,8 +39,9 @@ private final class DelaySink<Observer: ObserverType>: TimedSink<DueTimeParamete
                     (parameters.scheduler.now.addingTimeInterval(parameters.dueTime.rxSeconds), event))
                 if !timerScheduled {
                     timerScheduled = true
-                    timer.disposable = parameters.scheduler.scheduleRelative((), dueTime: parameters.dueTime)
-                    { _ in self.drain() }
+                    timer.disposable = parameters.scheduler.scheduleRelative(
+                        (), dueTime: parameters.dueTime
+                    ) { _ in self.drain() }
                 }
             }
         }

@@ -308,9 +308,10 @@ protocol CoreSubject: AnyObject, SubjectType, ObserverType, Cancelable {
 }
 
 extension CoreSubject {
-    /// Emits `event`: an element as `onNext(_:)` does, a terminal event to the current
-    /// observers, after which new observers receive only that event. Ignored after a terminal
-    /// event or disposal.
+    /// Emits `event`. An element is handled as `onNext(_:)` handles it; a terminal event ends the
+    /// subject: the current observers receive it and are unregistered, and later subscribers
+    /// receive it at once (after what the subject replays). Ignored after a terminal event or
+    /// disposal.
     public func on(_ event: Event<Element>) {
         if case .next(let element) = event {
             onNext(element)
