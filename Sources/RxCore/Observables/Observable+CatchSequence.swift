@@ -7,20 +7,9 @@ extension ObservableType {
     }
 }
 
-/// `subscription` holds the subscription to the current source. The event methods of one
-/// source are never called concurrently, and a new source is subscribed only after the previous
-/// one terminated.
-private final class CatchSequenceSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
+/// Moves on to the next source when one fails (see ``SourceListSink``).
+private final class CatchSequenceSink<Observer: ObserverType>: SourceListSink<Observer>, SourceSink {
     typealias Element = Observer.Element
-
-    private let sources: [Observable<Element>]
-    private var index = 0
-    private let subscription = SerialDisposable()
-
-    init(sources: [Observable<Element>], observer: Observer, cancel: Cancelable) {
-        self.sources = sources
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func run() -> Disposable {
         subscribeNext(lastError: nil)
@@ -28,7 +17,7 @@ private final class CatchSequenceSink<Observer: ObserverType>: ElementSink<Obser
     }
 
     private func subscribeNext(lastError: Swift.Error?) {
-        guard index < sources.count else {
+        guard let source = nextSource() else {
             if let lastError {
                 forwardErrorAndDispose(lastError)
             } else {
@@ -36,13 +25,7 @@ private final class CatchSequenceSink<Observer: ObserverType>: ElementSink<Obser
             }
             return
         }
-        let source = sources[index]
-        index += 1
         subscription.replace { source.subscribe(self) }
-    }
-
-    func onNextElement(_ element: Element) {
-        forwardNext(element)
     }
 
     func onSourceError(_ error: Swift.Error) {
