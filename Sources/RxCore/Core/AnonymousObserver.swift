@@ -11,21 +11,11 @@ final class AnonymousObserver<Element>: ObserverType {
     private let stopped = Atomic<Bool>(false)
 
     #if TRACE_RESOURCES
-        /// The resource scope this object is counted in (Resources.track), for deinit.
-        private var resourceScope: Resources.Scope?
+        private let resourceCount = ResourceCount()
     #endif
 
     init(_ eventHandler: @escaping EventHandler) {
-        #if TRACE_RESOURCES
-            resourceScope = Resources.track()
-        #endif
         self.eventHandler = eventHandler
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-            Resources.untrack(resourceScope)
-        #endif
     }
 
     func on(_ event: Event<Element>) {

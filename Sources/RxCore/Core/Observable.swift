@@ -5,21 +5,10 @@
 /// ``ObservableType``.
 public class Observable<Element>: ObservableType {
     #if TRACE_RESOURCES
-        /// The resource scope this object is counted in (Resources.track), for deinit.
-        private var resourceScope: Resources.Scope?
+        private let resourceCount = ResourceCount()
     #endif
 
-    init() {
-        #if TRACE_RESOURCES
-            resourceScope = Resources.track()
-        #endif
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-            Resources.untrack(resourceScope)
-        #endif
-    }
+    init() {}
 
     /// Subscribes `observer` to the events of this sequence. Subclasses override this.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable

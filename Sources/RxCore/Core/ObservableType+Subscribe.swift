@@ -86,28 +86,18 @@ private final class CallbackObserver<Element>: ElementObserver {
     private let stopped = Atomic<Bool>(false)
 
     #if TRACE_RESOURCES
-        /// The resource scope this object is counted in (Resources.track), for deinit.
-        private var resourceScope: Resources.Scope?
+        private let resourceCount = ResourceCount()
     #endif
 
     init(
         onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
         disposable: Disposable, callStack: [String]
     ) {
-        #if TRACE_RESOURCES
-            resourceScope = Resources.track()
-        #endif
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
         self.disposable = disposable
         self.callStack = callStack
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-            Resources.untrack(resourceScope)
-        #endif
     }
 
     func onNextElement(_ element: Element) {

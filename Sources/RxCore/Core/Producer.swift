@@ -67,6 +67,10 @@ class SourceProducer<Source, Parameters, Element>: Producer<Element> {
     }
 }
 
+/// The parameters of the operators that wait `dueTime` on `scheduler` (`debounce`, `delay`,
+/// `delaySubscription`).
+typealias DueTimeParameters = (dueTime: RxTimeInterval, scheduler: SchedulerType)
+
 // The two usual bodies of `run`, so that an operator's `run` says only which sink it makes.
 extension Producer {
     /// Subscribes `sink` to `source` and returns both: the `run` of an operator whose sink

@@ -60,4 +60,20 @@
             scope?.add(-1)
         }
     }
+
+    /// Counts its owner as a live resource from the owner's creation to its destruction, in the
+    /// total and in the scope current at creation: the one stored property (declared under
+    /// `#if TRACE_RESOURCES`) through which observables, sinks, observers and disposables are
+    /// counted, so that none of them writes the counting into its own initializer and `deinit`.
+    struct ResourceCount: ~Copyable {
+        private let scope: Resources.Scope?
+
+        init() {
+            scope = Resources.track()
+        }
+
+        deinit {
+            Resources.untrack(scope)
+        }
+    }
 #endif

@@ -11,22 +11,12 @@ class Sink<Observer: ObserverType>: Disposable {
     private let disposed = Atomic<Bool>(false)
 
     #if TRACE_RESOURCES
-        /// The resource scope this object is counted in (Resources.track), for deinit.
-        private var resourceScope: Resources.Scope?
+        private let resourceCount = ResourceCount()
     #endif
 
     init(observer: Observer, cancel: Cancelable) {
-        #if TRACE_RESOURCES
-            resourceScope = Resources.track()
-        #endif
         self.observer = observer
         self.cancel = cancel
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-            Resources.untrack(resourceScope)
-        #endif
     }
 
     /// Delivers `event` to the observer unless the sink was disposed.
@@ -67,6 +57,20 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 }
 
+extension Sink {
+    /// Runs `action` on the ``CurrentThreadScheduler`` trampoline unless the sink is disposed by
+    /// then: how `concat` and `retry` move on to their next subscription, so that sources that
+    /// terminate synchronously are subscribed in a loop rather than by recursion.
+    final func onTrampoline(_ action: @escaping () -> Void) {
+        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+            if !self.isDisposed {
+                action()
+            }
+            return Disposables.create()
+        }
+    }
+}
+
 /// A sink that hands its elements to the observer through a ``NextReceiver`` (`next`), the fast
 /// path that skips building `next` events (see ``ElementObserver``).
 ///
@@ -77,6 +81,30 @@ class ElementSink<Observer: ObserverType>: Sink<Observer> {
 
     override init(observer: Observer, cancel: Cancelable) {
         next = nextReceiver(for: observer)
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    /// Hands `element` to the observer unless the sink was disposed: the `onNextElement` of a
+    /// sink that passes its sources' elements through unchanged.
+    @inline(__always)
+    final func forwardNext(_ element: Observer.Element) {
+        if isDisposed { return }
+        next.receive(element)
+    }
+}
+
+/// A ``Sink`` that keeps its operator's parameters as one value, usually the producer's labeled
+/// `parameters` tuple (see ``ParameterProducer``), read as `parameters.name`.
+///
+/// Why: a sink whose fixed state is just its operator's parameters then declares no stored
+/// property per parameter and no initializer that copies them, and every producer makes its
+/// sink the same way, `XSink(parameters, observer: observer, cancel: cancel)`. The tuple is
+/// stored inline, so reading a parameter costs what reading a stored property of its own did.
+class ParameterSink<Parameters, Observer: ObserverType>: Sink<Observer> {
+    final let parameters: Parameters
+
+    init(_ parameters: Parameters, observer: Observer, cancel: Cancelable) {
+        self.parameters = parameters
         super.init(observer: observer, cancel: cancel)
     }
 }

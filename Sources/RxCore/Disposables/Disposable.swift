@@ -14,19 +14,8 @@ public protocol Cancelable: Disposable {
 /// builds.
 public class DisposeBase {
     #if TRACE_RESOURCES
-        /// The resource scope this object is counted in (Resources.track), for deinit.
-        private var resourceScope: Resources.Scope?
+        private let resourceCount = ResourceCount()
     #endif
 
-    init() {
-        #if TRACE_RESOURCES
-            resourceScope = Resources.track()
-        #endif
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-            Resources.untrack(resourceScope)
-        #endif
-    }
+    init() {}
 }

@@ -45,3 +45,18 @@ public final class SerialDisposable: DisposeBase, Cancelable {
         previous?.dispose()
     }
 }
+
+extension SerialDisposable {
+    /// Makes the disposable that `start` returns (a subscription, a scheduled action) the current
+    /// one, disposing the previous one first.
+    ///
+    /// Why not `disposable = start()`: what `start` sets off may run synchronously and replace the
+    /// current disposable itself (a source that fails at once and is retried, a timer a scheduler
+    /// runs at once); assigning the result afterwards would overwrite that newer one. A
+    /// placeholder is made current before `start` runs and receives its result.
+    func replace(startingWith start: () -> Disposable) {
+        let placeholder = SingleAssignmentDisposable()
+        disposable = placeholder
+        placeholder.setDisposable(start())
+    }
+}

@@ -28,7 +28,7 @@ extension ObservableType {
 }
 
 /// `subscription` holds the source subscription, then the recovery one.
-private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class CatchSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let handler: (Swift.Error) throws -> Observable<Element>
@@ -42,27 +42,20 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
-        let sourceSubscription = SingleAssignmentDisposable()
-        subscription.disposable = sourceSubscription
-        sourceSubscription.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
         return subscription
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .completed:
-            forwardOn(event)
-            dispose()
-        case .error(let error):
-            do {
-                let recovery = try handler(error)
-                subscription.disposable = recovery.subscribe(forwarder())
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+    func onNextElement(_ element: Element) {
+        forwardNext(element)
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        do {
+            let recovery = try handler(error)
+            subscription.disposable = recovery.subscribe(forwarder())
+        } catch {
+            forwardErrorAndDispose(error)
         }
     }
 }

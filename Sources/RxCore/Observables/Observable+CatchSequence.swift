@@ -7,20 +7,9 @@ extension ObservableType {
     }
 }
 
-/// `subscription` holds the subscription to the current source. The event methods of one
-/// source are never called concurrently, and a new source is subscribed only after the previous
-/// one terminated.
-private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+/// Moves on to the next source when one fails (see ``SourceListSink``).
+private final class CatchSequenceSink<Observer: ObserverType>: SourceListSink<Observer>, SourceSink {
     typealias Element = Observer.Element
-
-    private let sources: [Observable<Element>]
-    private var index = 0
-    private let subscription = SerialDisposable()
-
-    init(sources: [Observable<Element>], observer: Observer, cancel: Cancelable) {
-        self.sources = sources
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func run() -> Disposable {
         subscribeNext(lastError: nil)
@@ -28,7 +17,7 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
     }
 
     private func subscribeNext(lastError: Swift.Error?) {
-        guard index < sources.count else {
+        guard let source = nextSource() else {
             if let lastError {
                 forwardErrorAndDispose(lastError)
             } else {
@@ -36,22 +25,11 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
             }
             return
         }
-        let source = sources[index]
-        index += 1
-        let current = SingleAssignmentDisposable()
-        subscription.disposable = current
-        current.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .error(let error):
-            subscribeNext(lastError: error)
-        case .completed:
-            forwardCompletedAndDispose()
-        }
+    func onSourceError(_ error: Swift.Error) {
+        subscribeNext(lastError: error)
     }
 }
 

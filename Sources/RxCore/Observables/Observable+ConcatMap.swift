@@ -4,6 +4,6 @@ extension ObservableType {
     public func concatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source)
         -> Observable<Source.Element>
     {
-        Merge(source: asObservable(), selector: selector, policy: .limited(1))
+        Merge(asObservable(), (selector: selector, policy: .limited(1)))
     }
 }

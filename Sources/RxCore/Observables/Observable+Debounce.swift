@@ -6,29 +6,15 @@ extension ObservableType {
     }
 }
 
-/// `lock` (recursive, for schedulers that run actions immediately) guards `id` and `pending`
-/// and is held while forwarding. Each element gets a new `id`; a timer fires only if no newer
-/// element arrived. `timer` holds the pending timer.
-private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+/// `lock` guards `id` and `pending` (see ``TimedSink``). Each element gets a new `id`; a timer
+/// fires only if no newer element arrived.
+private final class DebounceSink<Observer: ObserverType>: TimedSink<DueTimeParameters, Observer>,
+    ObserverType
+{
     typealias Element = Observer.Element
 
-    private let dueTime: RxTimeInterval
-    private let scheduler: SchedulerType
-    private let lock = RxLock(recursive: true)
     private var id: UInt64 = 0
     private var pending: Element?
-    private let timer = SerialDisposable()
-
-    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
-        self.dueTime = dueTime
-        self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel)
-    }
-
-    func run(_ source: Observable<Element>) -> Disposable {
-        let subscription = source.subscribe(self)
-        return Disposables.create(subscription, timer)
-    }
 
     func on(_ event: Event<Element>) {
         lock.withLock {
@@ -36,9 +22,9 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
             case .next(let element):
                 id &+= 1
                 pending = element
-                let scheduled = SingleAssignmentDisposable()
-                timer.disposable = scheduled
-                scheduled.setDisposable(scheduler.scheduleRelative(id, dueTime: dueTime, action: propagate))
+                timer.replace {
+                    parameters.scheduler.scheduleRelative(id, dueTime: parameters.dueTime, action: propagate)
+                }
             case .error:
                 pending = nil
                 forwardOn(event)
@@ -65,19 +51,10 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
     }
 }
 
-private final class Debounce<Element>: SourceProducer<
-    Element, (dueTime: RxTimeInterval, scheduler: SchedulerType), Element
->
-{
+private final class Debounce<Element>: SourceProducer<Element, DueTimeParameters, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        run(
-            DebounceSink(
-                dueTime: parameters.dueTime, scheduler: parameters.scheduler, observer: observer,
-                cancel: cancel)
-        ) {
-            $0.run(source)
-        }
+        run(timed: DebounceSink(parameters, observer: observer, cancel: cancel))
     }
 }

@@ -8,25 +8,16 @@ extension ObservableType {
     }
 }
 
-/// `lock` (recursive, for schedulers that run actions immediately) guards `queue` and `draining`
-/// and is held while forwarding. Events wait in `queue` with their due dates; one timer (in
-/// `timer`) at a time drains the ones that are due.
-private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+/// `lock` guards `queue` and `timerScheduled` (see ``TimedSink``). Events wait in `queue` with
+/// their due dates; one timer at a time drains the ones that are due.
+private final class DelaySink<Observer: ObserverType>: TimedSink<DueTimeParameters, Observer>,
+    ObserverType
+{
     typealias Element = Observer.Element
 
-    private let dueTime: RxTimeInterval
-    private let scheduler: SchedulerType
-    private let lock = RxLock(recursive: true)
     private var queue: [(due: Date, event: Event<Element>)] = []
     private var timerScheduled = false
-    private let timer = SerialDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
-
-    init(dueTime: RxTimeInterval, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
-        self.dueTime = dueTime
-        self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func run(_ source: Observable<Element>) -> Disposable {
         sourceSubscription.setDisposable(source.subscribe(self))
@@ -44,10 +35,13 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
                 if event.isStopEvent {
                     sourceSubscription.dispose()
                 }
-                queue.append((scheduler.now.addingTimeInterval(dueTime.rxSeconds), event))
+                queue.append(
+                    (parameters.scheduler.now.addingTimeInterval(parameters.dueTime.rxSeconds), event))
                 if !timerScheduled {
                     timerScheduled = true
-                    timer.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { _ in self.drain() }
+                    timer.disposable = parameters.scheduler.scheduleRelative(
+                        (), dueTime: parameters.dueTime
+                    ) { _ in self.drain() }
                 }
             }
         }
@@ -56,7 +50,7 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
     /// Forwards the events that are due and schedules the next drain, if any remain.
     private func drain() -> Disposable {
         lock.withLock {
-            let now = scheduler.now
+            let now = parameters.scheduler.now
             while let first = queue.first, first.due <= now {
                 queue.removeFirst()
                 forwardOn(first.event)
@@ -70,23 +64,18 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
                 return
             }
             let wait = DispatchTimeInterval.rxFromSeconds(first.due.timeIntervalSince(now))
-            timer.disposable = scheduler.scheduleRelative((), dueTime: wait) { _ in self.drain() }
+            timer.disposable = parameters.scheduler.scheduleRelative((), dueTime: wait) { _ in self.drain() }
         }
         return Disposables.create()
     }
 }
 
-private final class Delay<Element>: SourceProducer<
-    Element, (dueTime: RxTimeInterval, scheduler: SchedulerType), Element
->
-{
+private final class Delay<Element>: SourceProducer<Element, DueTimeParameters, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
         run(
-            DelaySink(
-                dueTime: parameters.dueTime, scheduler: parameters.scheduler, observer: observer,
-                cancel: cancel)
+            DelaySink(parameters, observer: observer, cancel: cancel)
         ) { $0.run(source) }
     }
 }

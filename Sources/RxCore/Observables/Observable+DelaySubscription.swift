@@ -18,10 +18,7 @@ private final class DelaySubscriptionSink<Observer: ObserverType>: Sink<Observer
     }
 }
 
-private final class DelaySubscription<Element>: SourceProducer<
-    Element, (dueTime: RxTimeInterval, scheduler: SchedulerType), Element
->
-{
+private final class DelaySubscription<Element>: SourceProducer<Element, DueTimeParameters, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {

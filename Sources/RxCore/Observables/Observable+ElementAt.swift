@@ -13,16 +13,8 @@ extension ObservableType {
     }
 }
 
-private final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, SourceSink {
+private final class ElementAtSink<Observer: ObserverType>: CountdownSink<Observer>, SourceSink {
     typealias Element = Observer.Element
-
-    // Only touched by the event methods, which are never called concurrently.
-    private var remaining: Int
-
-    init(index: Int, observer: Observer, cancel: Cancelable) {
-        remaining = index
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         if remaining == 0 {
@@ -41,6 +33,6 @@ private final class ElementAt<Element>: SourceProducer<Element, Int, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        run(ElementAtSink(index: parameters, observer: observer, cancel: cancel))
+        run(ElementAtSink(parameters, observer: observer, cancel: cancel))
     }
 }

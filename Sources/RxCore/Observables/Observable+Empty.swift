@@ -1,15 +1,24 @@
 extension ObservableType {
     /// A sequence that completes immediately without emitting.
     public static func empty() -> Observable<Element> {
-        EmptyProducer()
+        SilentProducer(completes: true)
     }
 }
 
-private final class EmptyProducer<Element>: Producer<Element> {
-    // Completes directly: no sink is needed for one synchronous event.
+/// The sequence of `empty()` and `never()`: no element, then `completed` or nothing at all.
+final class SilentProducer<Element>: Producer<Element> {
+    private let completes: Bool
+
+    init(completes: Bool) {
+        self.completes = completes
+    }
+
+    // Delivers directly: no sink is needed for at most one synchronous event.
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        observer.on(.completed)
+        if completes {
+            observer.on(.completed)
+        }
         return Disposables.create()
     }
 }

@@ -9,6 +9,6 @@ extension ObservableType {
     public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source)
         -> Observable<Source.Element>
     {
-        Merge(source: asObservable(), selector: selector, policy: .all)
+        Merge(asObservable(), (selector: selector, policy: .all))
     }
 }

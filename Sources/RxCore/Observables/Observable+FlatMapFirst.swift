@@ -6,6 +6,6 @@ extension ObservableType {
     )
         -> Observable<Source.Element>
     {
-        Merge(source: asObservable(), selector: selector, policy: .dropWhileActive)
+        Merge(asObservable(), (selector: selector, policy: .dropWhileActive))
     }
 }

@@ -25,9 +25,7 @@ private final class IfEmptySink<Observer: ObserverType>: ElementSink<Observer>, 
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
-        let first = SingleAssignmentDisposable()
-        subscription.disposable = first
-        first.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
         return subscription
     }
 

@@ -3,14 +3,14 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// they come. Completes when this sequence and every inner sequence have completed; fails on
     /// the first error.
     public func merge() -> Observable<Element.Element> {
-        Merge(source: asObservable(), selector: { $0 }, policy: .all)
+        Merge(asObservable(), (selector: { $0 }, policy: .all))
     }
 
     /// Like ``merge()``, with at most `maxConcurrent` inner sequences subscribed at a time; the
     /// others wait in order.
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
         precondition(maxConcurrent > 0, "maxConcurrent must be positive")
-        return Merge(source: asObservable(), selector: { $0 }, policy: .limited(maxConcurrent))
+        return Merge(asObservable(), (selector: { $0 }, policy: .limited(maxConcurrent)))
     }
 }
 
@@ -52,6 +52,11 @@ enum MergePolicy {
     case limited(Int)
 }
 
+/// What ``Merge`` makes of each element (`selector`) and how it subscribes the results (`policy`).
+typealias MergeParameters<SourceElement, Inner> = (
+    selector: (SourceElement) throws -> Inner, policy: MergePolicy
+)
+
 /// The engine of `flatMap`, `flatMapFirst`, `concatMap`, `merge` and `concat()`.
 ///
 /// Locking: `lock` (recursive, so that a source emitting synchronously while it is being
@@ -59,13 +64,10 @@ enum MergePolicy {
 /// forwarding, so events from inner sequences on different threads never overlap. Inner
 /// sequences are subscribed outside the lock. `group` owns the source and inner subscriptions.
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>:
-    Sink<Observer>, ObserverType
+    ParameterSink<MergeParameters<SourceElement, Inner>, Observer>, SourceSink
 where Observer.Element == Inner.Element {
     typealias Element = SourceElement
-    typealias Selector = (SourceElement) throws -> Inner
 
-    private let selector: Selector
-    private let policy: MergePolicy
     private let lock = RxLock(recursive: true)
     private var activeCount = 0
     private var sourceDone = false
@@ -73,37 +75,28 @@ where Observer.Element == Inner.Element {
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
 
-    init(selector: @escaping Selector, policy: MergePolicy, observer: Observer, cancel: Cancelable) {
-        self.selector = selector
-        self.policy = policy
-        super.init(observer: observer, cancel: cancel)
-    }
-
     func run(_ source: Observable<SourceElement>) -> Disposable {
         _ = group.insert(sourceSubscription)
         sourceSubscription.setDisposable(source.subscribe(self))
         return group
     }
 
-    func on(_ event: Event<SourceElement>) {
-        switch event {
-        case .next(let element):
-            guard let inner = innerToSubscribe(for: element) else { return }
-            subscribeInner(inner)
-        case .error(let error):
-            lock.withLock {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .completed:
-            lock.withLock {
-                sourceDone = true
-                if activeCount == 0 && waiting.isEmpty {
-                    forwardOn(.completed)
-                    dispose()
-                } else {
-                    sourceSubscription.dispose()
-                }
+    func onNextElement(_ element: SourceElement) {
+        guard let inner = innerToSubscribe(for: element) else { return }
+        subscribeInner(inner)
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock {
+            sourceDone = true
+            if activeCount == 0 && waiting.isEmpty {
+                forwardCompletedAndDispose()
+            } else {
+                sourceSubscription.dispose()
             }
         }
     }
@@ -113,16 +106,16 @@ where Observer.Element == Inner.Element {
     private func innerToSubscribe(for element: SourceElement) -> Inner? {
         lock.withLock {
             if isDisposed { return nil }
-            if case .dropWhileActive = policy, activeCount > 0 { return nil }
+            if case .dropWhileActive = parameters.policy, activeCount > 0 { return nil }
             let inner: Inner
             do {
-                inner = try selector(element)
+                inner = try parameters.selector(element)
             } catch {
                 forwardOn(.error(error))
                 dispose()
                 return nil
             }
-            if case .limited(let maximum) = policy, activeCount >= maximum {
+            if case .limited(let maximum) = parameters.policy, activeCount >= maximum {
                 waiting.enqueue(inner)
                 return nil
             }
@@ -181,26 +174,15 @@ where Observer.Element == Inner.Element {
 }
 
 /// The producer of the ``MergeSink`` family.
-final class Merge<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
-    private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Inner
-    private let policy: MergePolicy
-
-    init(
-        source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner,
-        policy: MergePolicy
-    ) {
-        self.source = source
-        self.selector = selector
-        self.policy = policy
-    }
-
+final class Merge<SourceElement, Inner: ObservableConvertibleType>: SourceProducer<
+    SourceElement, MergeParameters<SourceElement, Inner>, Inner.Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Inner.Element {
-        run(
-            MergeSink<SourceElement, Inner, Observer>(
-                selector: selector, policy: policy, observer: observer, cancel: cancel)
-        ) { $0.run(source) }
+        run(MergeSink<SourceElement, Inner, Observer>(parameters, observer: observer, cancel: cancel)) {
+            $0.run(source)
+        }
     }
 }

@@ -1,13 +1,6 @@
 extension ObservableType {
     /// A sequence that never emits and never terminates.
     public static func never() -> Observable<Element> {
-        NeverProducer()
-    }
-}
-
-private final class NeverProducer<Element>: Producer<Element> {
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
-    where Observer.Element == Element {
-        Disposables.create()
+        SilentProducer(completes: false)
     }
 }

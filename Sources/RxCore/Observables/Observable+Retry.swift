@@ -15,7 +15,7 @@ extension ObservableType {
 /// Resubscription goes through the ``CurrentThreadScheduler``, so a source that fails
 /// synchronously is retried in a loop rather than by recursion. `subscription` holds the current
 /// attempt; `attempts` is only touched by the attempt chain, which is sequential.
-private final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class RetrySink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
     typealias Element = Observer.Element
 
     private let source: Observable<Element>
@@ -41,31 +41,19 @@ private final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverT
 
     private func subscribeAgain() {
         attempts += 1
-        let attempt = SingleAssignmentDisposable()
-        subscription.disposable = attempt
-        attempt.setDisposable(source.subscribe(self))
+        subscription.replace { source.subscribe(self) }
     }
 
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next:
-            forwardOn(event)
-        case .completed:
-            forwardOn(event)
-            dispose()
-        case .error:
-            if let maxAttemptCount, attempts >= maxAttemptCount {
-                forwardOn(event)
-                dispose()
-                return
-            }
-            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
-                if !self.isDisposed {
-                    self.subscribeAgain()
-                }
-                return Disposables.create()
-            }
+    func onNextElement(_ element: Element) {
+        forwardNext(element)
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        if let maxAttemptCount, attempts >= maxAttemptCount {
+            forwardErrorAndDispose(error)
+            return
         }
+        onTrampoline { self.subscribeAgain() }
     }
 }
 

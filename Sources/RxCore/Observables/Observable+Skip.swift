@@ -6,16 +6,8 @@ extension ObservableType {
     }
 }
 
-private final class SkipCountSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
+private final class SkipCountSink<Observer: ObserverType>: CountdownSink<Observer>, SourceSink {
     typealias Element = Observer.Element
-
-    // Only touched by the event methods, which are never called concurrently.
-    private var remaining: Int
-
-    init(count: Int, observer: Observer, cancel: Cancelable) {
-        remaining = count
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         if remaining > 0 {
@@ -31,6 +23,6 @@ private final class SkipCount<Element>: SourceProducer<Element, Int, Element> {
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
         run(
-            SkipCountSink(count: parameters, observer: observer, cancel: cancel))
+            SkipCountSink(parameters, observer: observer, cancel: cancel))
     }
 }

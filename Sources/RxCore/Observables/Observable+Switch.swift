@@ -3,7 +3,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     /// the previous one is disposed. Completes when this sequence and the current inner sequence
     /// have completed.
     public func switchLatest() -> Observable<Element.Element> {
-        Switch(source: asObservable(), selector: { $0 })
+        Switch(asObservable(), { $0 })
     }
 }
 
@@ -15,7 +15,7 @@ extension ObservableType {
     )
         -> Observable<Source.Element>
     {
-        Switch(source: asObservable(), selector: selector)
+        Switch(asObservable(), selector)
     }
 }
 
@@ -26,7 +26,7 @@ extension ObservableType {
 /// the value of `latest` when it arrived; events of older ones are dropped. `innerSubscription`
 /// holds the current inner subscription, and assigning the next one disposes the previous one.
 private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>:
-    Sink<Observer>, ObserverType
+    Sink<Observer>, SourceSink
 where Observer.Element == Inner.Element {
     typealias Element = SourceElement
 
@@ -48,40 +48,36 @@ where Observer.Element == Inner.Element {
         return Disposables.create(sourceSubscription, innerSubscription)
     }
 
-    func on(_ event: Event<SourceElement>) {
-        switch event {
-        case .next(let element):
-            let next = lock.withLock { () -> (Inner, Int)? in
-                do {
-                    let inner = try selector(element)
-                    latest += 1
-                    hasLatest = true
-                    return (inner, latest)
-                } catch {
-                    forwardOn(.error(error))
-                    dispose()
-                    return nil
-                }
+    func onNextElement(_ element: SourceElement) {
+        let next = lock.withLock { () -> (Inner, Int)? in
+            do {
+                let inner = try selector(element)
+                latest += 1
+                hasLatest = true
+                return (inner, latest)
+            } catch {
+                forwardErrorAndDispose(error)
+                return nil
             }
-            guard let (inner, id) = next else { return }
-            let subscription = SingleAssignmentDisposable()
-            innerSubscription.disposable = subscription
-            subscription.setDisposable(
-                inner.asObservable().subscribe(
-                    SwitchInnerObserver(parent: self, id: id, subscription: subscription)))
-        case .error(let error):
-            lock.withLock {
-                forwardOn(.error(error))
-                dispose()
-            }
-        case .completed:
-            lock.withLock {
-                sourceDone = true
-                sourceSubscription.dispose()
-                if !hasLatest {
-                    forwardOn(.completed)
-                    dispose()
-                }
+        }
+        guard let (inner, id) = next else { return }
+        let subscription = SingleAssignmentDisposable()
+        innerSubscription.disposable = subscription
+        subscription.setDisposable(
+            inner.asObservable().subscribe(
+                SwitchInnerObserver(parent: self, id: id, subscription: subscription)))
+    }
+
+    func onSourceError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    func onSourceCompleted() {
+        lock.withLock {
+            sourceDone = true
+            sourceSubscription.dispose()
+            if !hasLatest {
+                forwardCompletedAndDispose()
             }
         }
     }
@@ -125,21 +121,18 @@ where Observer.Element == Inner.Element {
     }
 }
 
-private final class Switch<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
-    private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Inner
-
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner) {
-        self.source = source
-        self.selector = selector
-    }
-
+private final class Switch<SourceElement, Inner: ObservableConvertibleType>: SourceProducer<
+    SourceElement, (SourceElement) throws -> Inner, Inner.Element
+>
+{
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Inner.Element {
         run(
             SwitchSink<SourceElement, Inner, Observer>(
-                selector: selector, observer: observer, cancel: cancel)
-        ) { $0.run(source) }
+                selector: parameters, observer: observer, cancel: cancel)
+        ) {
+            $0.run(source)
+        }
     }
 }

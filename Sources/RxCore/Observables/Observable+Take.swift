@@ -9,16 +9,8 @@ extension ObservableType {
     }
 }
 
-private final class TakeCountSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {
+private final class TakeCountSink<Observer: ObserverType>: CountdownSink<Observer>, SourceSink {
     typealias Element = Observer.Element
-
-    // Only touched by the event methods, which are never called concurrently.
-    private var remaining: Int
-
-    init(count: Int, observer: Observer, cancel: Cancelable) {
-        remaining = count
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func onNextElement(_ element: Element) {
         guard remaining > 0, !isDisposed else { return }
@@ -35,6 +27,6 @@ private final class TakeCount<Element>: SourceProducer<Element, Int, Element> {
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
         run(
-            TakeCountSink(count: parameters, observer: observer, cancel: cancel))
+            TakeCountSink(parameters, observer: observer, cancel: cancel))
     }
 }

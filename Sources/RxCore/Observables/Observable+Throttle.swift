@@ -11,44 +11,27 @@ extension ObservableType {
     }
 }
 
-/// `lock` (recursive, for schedulers that run actions immediately) guards `lastSent`,
-/// `pending` and `completed`, and is held while forwarding. `timer` holds the timer that emits
-/// the pending element at the end of the window.
-private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private typealias ThrottleParameters = (dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType)
+
+/// `lock` guards `lastSent`, `pending` and `completed` (see ``TimedSink``). The timer emits the
+/// pending element at the end of the window.
+private final class ThrottleSink<Observer: ObserverType>: TimedSink<ThrottleParameters, Observer>,
+    ObserverType
+{
     typealias Element = Observer.Element
 
-    private let dueTime: RxTimeInterval
-    private let latest: Bool
-    private let scheduler: SchedulerType
-    private let lock = RxLock(recursive: true)
     private var lastSent: Date?
     private var pending: Element?
     private var completed = false
-    private let timer = SerialDisposable()
-
-    init(
-        dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType, observer: Observer,
-        cancel: Cancelable
-    ) {
-        self.dueTime = dueTime
-        self.latest = latest
-        self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel)
-    }
-
-    func run(_ source: Observable<Element>) -> Disposable {
-        let subscription = source.subscribe(self)
-        return Disposables.create(subscription, timer)
-    }
 
     func on(_ event: Event<Element>) {
         lock.withLock {
             switch event {
             case .next(let element):
-                let now = scheduler.now
+                let now = parameters.scheduler.now
                 let remaining: Double
                 if let lastSent {
-                    remaining = dueTime.rxSeconds - now.timeIntervalSince(lastSent)
+                    remaining = parameters.dueTime.rxSeconds - now.timeIntervalSince(lastSent)
                 } else {
                     remaining = 0
                 }
@@ -56,17 +39,17 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
                     send(element)
                     return
                 }
-                guard latest else { return }
+                guard parameters.latest else { return }
                 let windowAlreadyScheduled = pending != nil
                 pending = element
                 if windowAlreadyScheduled { return }
-                let scheduled = SingleAssignmentDisposable()
-                timer.disposable = scheduled
-                scheduled.setDisposable(
-                    scheduler.scheduleRelative((), dueTime: .rxFromSeconds(remaining)) { [weak self] _ in
+                timer.replace {
+                    parameters.scheduler.scheduleRelative((), dueTime: .rxFromSeconds(remaining)) {
+                        [weak self] _ in
                         self?.windowEnded()
                         return Disposables.create()
-                    })
+                    }
+                }
             case .error:
                 pending = nil
                 forwardOn(event)
@@ -86,7 +69,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
         pending = nil
         forwardOn(.next(element))
         timer.disposable = Disposables.create()
-        lastSent = scheduler.now
+        lastSent = parameters.scheduler.now
     }
 
     private func windowEnded() {
@@ -102,17 +85,10 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
     }
 }
 
-private final class Throttle<Element>: SourceProducer<
-    Element, (dueTime: RxTimeInterval, latest: Bool, scheduler: SchedulerType), Element
->
-{
+private final class Throttle<Element>: SourceProducer<Element, ThrottleParameters, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
-        run(
-            ThrottleSink(
-                dueTime: parameters.dueTime, latest: parameters.latest, scheduler: parameters.scheduler,
-                observer: observer, cancel: cancel)
-        ) { $0.run(source) }
+        run(timed: ThrottleSink(parameters, observer: observer, cancel: cancel))
     }
 }

@@ -14,30 +14,22 @@ extension ObservableType {
     }
 }
 
-/// `lock` (recursive, for schedulers that run actions immediately) guards `id` and `switched`.
+private typealias TimeoutParameters<Element> = (
+    dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType
+)
+
+/// `lock` guards `id` and `switched` (see ``TimedSink``).
 /// Each element starts a new timer (`id`); a timer that fires while its id is current switches
 /// to the other sequence. `subscription` holds the source subscription, then the other one.
-private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TimeoutSink<Observer: ObserverType>: TimedSink<
+    TimeoutParameters<Observer.Element>, Observer
+>, ObserverType
+{
     typealias Element = Observer.Element
 
-    private let dueTime: RxTimeInterval
-    private let other: Observable<Element>
-    private let scheduler: SchedulerType
-    private let lock = RxLock(recursive: true)
     private var id = 0
     private var switched = false
-    private let timer = SerialDisposable()
     private let subscription = SerialDisposable()
-
-    init(
-        dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, observer: Observer,
-        cancel: Cancelable
-    ) {
-        self.dueTime = dueTime
-        self.other = other
-        self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func run(_ source: Observable<Element>) -> Disposable {
         let original = SingleAssignmentDisposable()
@@ -48,14 +40,15 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
     }
 
     private func startTimer(_ timerId: Int) {
-        timer.disposable = scheduler.scheduleRelative(timerId, dueTime: dueTime) { timerId in
+        timer.disposable = parameters.scheduler.scheduleRelative(timerId, dueTime: parameters.dueTime) {
+            timerId in
             let fired = self.lock.withLock { () -> Bool in
                 guard timerId == self.id, !self.switched else { return false }
                 self.switched = true
                 return true
             }
             if fired {
-                self.subscription.disposable = self.other.subscribe(self.forwarder())
+                self.subscription.disposable = self.parameters.other.subscribe(self.forwarder())
             }
             return Disposables.create()
         }
@@ -77,17 +70,12 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
     }
 }
 
-private final class Timeout<Element>: SourceProducer<
-    Element, (dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType), Element
->
-{
+private final class Timeout<Element>: SourceProducer<Element, TimeoutParameters<Element>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {
         run(
-            TimeoutSink(
-                dueTime: parameters.dueTime, other: parameters.other, scheduler: parameters.scheduler,
-                observer: observer, cancel: cancel)
+            TimeoutSink(parameters, observer: observer, cancel: cancel)
         ) { $0.run(source) }
     }
 }

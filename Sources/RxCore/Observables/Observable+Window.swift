@@ -11,29 +11,12 @@ extension ObservableType {
     }
 }
 
-/// `lock` (recursive, for schedulers that run actions immediately) guards the current window,
-/// its element count and `windowId`, and is held while forwarding. `refCount` owns the source
+/// `subject` is the current window (see ``WindowingSink``). `refCount` owns the source
 /// subscription and the timer; each subscription to a window retains it.
-private final class WindowSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType
+private final class WindowSink<Element, Observer: ObserverType>: WindowingSink<Observer>, ObserverType
 where Observer.Element == Observable<Element> {
-    private let timeSpan: RxTimeInterval
-    private let count: Int
-    private let scheduler: SchedulerType
-    private let lock = RxLock(recursive: true)
     private var subject = PublishSubject<Element>()
-    private var elementCount = 0
-    private var windowId = 0
-    private let timer = SerialDisposable()
     private var refCount: RefCountDisposable?
-
-    init(
-        timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: Cancelable
-    ) {
-        self.timeSpan = timeSpan
-        self.count = count
-        self.scheduler = scheduler
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func run(_ source: Observable<Element>) -> Disposable {
         let subscription = SingleAssignmentDisposable()
@@ -41,7 +24,7 @@ where Observer.Element == Observable<Element> {
         lock.withLock {
             self.refCount = refCount
             forwardOn(.next(windowObservable(subject)))
-            startTimer(windowId)
+            startTimer()
         }
         subscription.setDisposable(source.subscribe(self))
         return refCount
@@ -55,27 +38,10 @@ where Observer.Element == Observable<Element> {
         }
     }
 
-    /// Schedules the end of window `id`. Call with `lock` held.
-    private func startTimer(_ id: Int) {
-        let scheduled = SingleAssignmentDisposable()
-        timer.disposable = scheduled
-        scheduled.setDisposable(
-            scheduler.scheduleRelative(id, dueTime: timeSpan) { id in
-                self.lock.withLock {
-                    if id == self.windowId { self.openNextWindow() }
-                }
-                return Disposables.create()
-            })
-    }
-
-    /// Completes the current window and opens the next. Call with `lock` held.
-    private func openNextWindow() {
+    override func windowClosed() {
         subject.onCompleted()
         subject = PublishSubject()
-        elementCount = 0
-        windowId += 1
         forwardOn(.next(windowObservable(subject)))
-        startTimer(windowId)
     }
 
     func on(_ event: Event<Element>) {
@@ -83,10 +49,7 @@ where Observer.Element == Observable<Element> {
             switch event {
             case .next(let element):
                 subject.onNext(element)
-                elementCount += 1
-                if elementCount == count {
-                    openNextWindow()
-                }
+                countElement()
             case .error(let error):
                 subject.onError(error)
                 forwardErrorAndDispose(error)
@@ -98,17 +61,10 @@ where Observer.Element == Observable<Element> {
     }
 }
 
-private final class Window<Element>: SourceProducer<
-    Element, (timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType), Observable<Element>
->
-{
+private final class Window<Element>: SourceProducer<Element, WindowParameters, Observable<Element>> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Observable<Element> {
-        run(
-            WindowSink<Element, Observer>(
-                timeSpan: parameters.timeSpan, count: parameters.count, scheduler: parameters.scheduler,
-                observer: observer, cancel: cancel)
-        ) { $0.run(source) }
+        run(WindowSink<Element, Observer>(parameters, observer: observer, cancel: cancel)) { $0.run(source) }
     }
 }

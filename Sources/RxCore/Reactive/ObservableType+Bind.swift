@@ -21,38 +21,38 @@ extension ObservableType {
 
     /// Forwards the elements of this sequence to the relays. The sequence must not fail.
     public func bind(to relays: PublishRelay<Element>...) -> Disposable {
-        bindRelays { element in
+        bind(onNext: { element in
             for relay in relays {
                 relay.accept(element)
             }
-        }
+        })
     }
 
     /// Forwards the elements of this sequence to relays of optional elements.
     public func bind(to relays: PublishRelay<Element?>...) -> Disposable {
-        bindRelays { element in
+        bind(onNext: { element in
             for relay in relays {
                 relay.accept(element)
             }
-        }
+        })
     }
 
     /// Forwards the elements of this sequence to the relays. The sequence must not fail.
     public func bind(to relays: BehaviorRelay<Element>...) -> Disposable {
-        bindRelays { element in
+        bind(onNext: { element in
             for relay in relays {
                 relay.accept(element)
             }
-        }
+        })
     }
 
     /// Forwards the elements of this sequence to relays of optional elements.
     public func bind(to relays: BehaviorRelay<Element?>...) -> Disposable {
-        bindRelays { element in
+        bind(onNext: { element in
             for relay in relays {
                 relay.accept(element)
             }
-        }
+        })
     }
 
     /// Calls `binder` with this sequence and returns its result.
@@ -77,18 +77,5 @@ extension ObservableType {
                 onNext(object, element)
             },
             onError: { reportBindingError($0) })
-    }
-
-    private func bindRelays(_ accept: @escaping (Element) -> Void) -> Disposable {
-        subscribe { event in
-            switch event {
-            case .next(let element):
-                accept(element)
-            case .error(let error):
-                reportBindingError(error)
-            case .completed:
-                break
-            }
-        }
     }
 }

@@ -1,6 +1,34 @@
 import Dispatch
 import Foundation
 
+/// A scheduler whose timed work runs on a Dispatch queue through its `configuration`:
+/// ``SerialDispatchQueueScheduler`` (and ``MainScheduler``), ``ConcurrentDispatchQueueScheduler``
+/// and ``ConcurrentMainScheduler``. They differ only in how `schedule` runs immediate work; the
+/// clock and the timers are written once here.
+protocol DispatchQueueScheduler: SchedulerType {
+    var configuration: DispatchQueueConfiguration { get }
+}
+
+extension DispatchQueueScheduler {
+    /// The current wall-clock time.
+    public var now: Date { Date() }
+
+    /// Schedules `action` on the queue after `dueTime`.
+    public func scheduleRelative<StateType>(
+        _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+    ) -> Disposable {
+        configuration.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    /// Schedules `action` on the queue every `period`, starting after `startAfter`.
+    public func schedulePeriodic<StateType>(
+        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+        action: @escaping (StateType) -> StateType
+    ) -> Disposable {
+        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}
+
 /// The Dispatch implementation shared by the queue-based schedulers.
 struct DispatchQueueConfiguration: Sendable {
     let queue: DispatchQueue

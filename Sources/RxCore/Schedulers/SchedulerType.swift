@@ -33,8 +33,10 @@ public protocol SchedulerType: ImmediateSchedulerType {
 }
 
 extension SchedulerType {
-    /// Periodic scheduling built from ``scheduleRelative(_:dueTime:action:)``: each run schedules
-    /// the next one `period` later. Schedulers with a native timer override this.
+    /// Periodic scheduling built from ``SchedulerType/scheduleRelative(_:dueTime:action:)``: each
+    /// run schedules the next one `period` later. Schedulers with a native timer override this.
+    /// (The link is absolute because the queue-based schedulers inherit this comment in the
+    /// documentation while their `scheduleRelative` comes from an internal protocol.)
     public func schedulePeriodic<StateType>(
         _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
         action: @escaping (StateType) -> StateType

@@ -5,12 +5,9 @@ import Foundation
 ///
 /// Work scheduled on it never overlaps. Given a concurrent queue, the scheduler creates an
 /// internal serial queue that targets it.
-public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
+public class SerialDispatchQueueScheduler: DispatchQueueScheduler, @unchecked Sendable {
     // Immutable after init; `@unchecked` only because the class is open to `MainScheduler`.
     let configuration: DispatchQueueConfiguration
-
-    /// The current wall-clock time.
-    public var now: Date { Date() }
 
     init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
         configuration = DispatchQueueConfiguration(queue: serialQueue, leeway: leeway)
@@ -57,20 +54,5 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
         -> Disposable
     {
         configuration.schedule(state, action: action)
-    }
-
-    /// Schedules `action` on the queue after `dueTime`.
-    public final func scheduleRelative<StateType>(
-        _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
-    ) -> Disposable {
-        configuration.scheduleRelative(state, dueTime: dueTime, action: action)
-    }
-
-    /// Schedules `action` on the queue every `period`, starting after `startAfter`.
-    public func schedulePeriodic<StateType>(
-        _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
-        action: @escaping (StateType) -> StateType
-    ) -> Disposable {
-        configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }
 }

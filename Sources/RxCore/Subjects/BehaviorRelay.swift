@@ -1,7 +1,7 @@
 /// A wrapper around ``BehaviorSubject`` that never terminates: it only accepts elements, and its
 /// current ``value`` can always be read.
-public final class BehaviorRelay<Element>: ObservableType {
-    private let subject: BehaviorSubject<Element>
+public final class BehaviorRelay<Element>: SubjectRelay {
+    let subject: BehaviorSubject<Element>
 
     /// Creates a relay whose current value is `value`.
     public init(value: Element) {
@@ -17,17 +17,5 @@ public final class BehaviorRelay<Element>: ObservableType {
     /// Makes `event` the current value and emits it.
     public func accept(_ event: Element) {
         subject.onNext(event)
-    }
-
-    /// Subscribes `observer`: it receives the current value, then the elements accepted from now
-    /// on.
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
-    where Observer.Element == Element {
-        subject.subscribe(observer)
-    }
-
-    /// The relay as an observable.
-    public func asObservable() -> Observable<Element> {
-        subject.asObservable()
     }
 }

@@ -3,8 +3,8 @@
 ///
 /// After a terminal event, new observers receive only that terminal event. ``value()`` returns the
 /// latest element, and throws the error after an error, or `RxError.disposed` after ``dispose()``.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
-    private let core = SubjectCore<Element>()
+public final class BehaviorSubject<Element>: Observable<Element>, CoreSubject {
+    let core = SubjectCore<Element>()
     // Guarded by `core.lock`.
     private var element: Element
 
@@ -29,21 +29,6 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         core.hasObservers
     }
 
-    /// Whether ``dispose()`` was called.
-    public var isDisposed: Bool {
-        core.isDisposed
-    }
-
-    /// Makes `event`'s element the current value and emits it. Ignored after a terminal event or
-    /// disposal.
-    public func on(_ event: Event<Element>) {
-        if case .next(let element) = event {
-            onNext(element)
-            return
-        }
-        core.stop(event)
-    }
-
     /// Makes `element` the current value and emits it; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
@@ -55,18 +40,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// Subscribes `observer`: it receives the current value, then the events sent from now on.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        core.lock.lock()
-        if core.rejectAndUnlock(observer, of: self) {
-            return Disposables.create()
-        }
-        let entry = core.add(observer)
-        core.replayAndUnlock([.next(element)], to: entry)
-        return SubjectSubscription(core: core, observer: entry)
-    }
-
-    /// The subject as an observer.
-    public func asObserver() -> BehaviorSubject<Element> {
-        self
+        core.subscribe(observer, of: self) { [.next(element)] }
     }
 
     /// Unsubscribes every observer; later events are ignored, later subscribers fail with

@@ -4,8 +4,8 @@
 /// events are ignored and new observers receive `RxError.disposed`. Events sent concurrently from
 /// several threads, or re-entrantly from an observer, are delivered one at a time in the order
 /// they were accepted (see `SubjectCore`).
-public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
-    private let core = SubjectCore<Element>()
+public final class PublishSubject<Element>: Observable<Element>, CoreSubject {
+    let core = SubjectCore<Element>()
 
     /// Creates a subject.
     public override init() {
@@ -15,20 +15,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     /// Whether the subject has at least one observer.
     public var hasObservers: Bool {
         core.hasObservers
-    }
-
-    /// Whether ``dispose()`` was called.
-    public var isDisposed: Bool {
-        core.isDisposed
-    }
-
-    /// Emits `event` to the current observers. Ignored after a terminal event or disposal.
-    public func on(_ event: Event<Element>) {
-        if case .next(let element) = event {
-            onNext(element)
-            return
-        }
-        core.stop(event)
     }
 
     /// Emits `element` to the current observers; the same as `on(.next(element))`, without
@@ -41,18 +27,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     /// Subscribes `observer` to the events sent from now on.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        core.lock.lock()
-        if core.rejectAndUnlock(observer, of: self) {
-            return Disposables.create()
-        }
-        let entry = core.add(observer)
-        core.lock.unlock()
-        return SubjectSubscription(core: core, observer: entry)
-    }
-
-    /// The subject as an observer.
-    public func asObserver() -> PublishSubject<Element> {
-        self
+        core.subscribe(observer, of: self)
     }
 
     /// Unsubscribes every observer; later events are ignored and later subscribers fail with

@@ -1,8 +1,8 @@
 /// A subject that replays to each new observer the last elements it received (all of them, or a
 /// bounded number), followed by the terminal event if there was one, then emits the events sent
 /// after it subscribed.
-public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
-    private let core = SubjectCore<Element>()
+public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
+    let core = SubjectCore<Element>()
     private let bufferSize: Int?
     // Guarded by `core.lock`.
     private var buffer = RxQueue<Element>()
@@ -28,21 +28,6 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
         core.hasObservers
     }
 
-    /// Whether ``dispose()`` was called.
-    public var isDisposed: Bool {
-        core.isDisposed
-    }
-
-    /// Records `event`'s element for replay and emits the event. Ignored after a terminal event
-    /// or disposal.
-    public func on(_ event: Event<Element>) {
-        if case .next(let element) = event {
-            onNext(element)
-            return
-        }
-        core.stop(event)
-    }
-
     /// Records `element` for replay and emits it; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
@@ -60,19 +45,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     /// events sent from now on.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        core.lock.lock()
-        let replayed = buffer.elements.map { Event.next($0) }
-        if core.rejectAndUnlock(observer, of: self, replaying: replayed) {
-            return Disposables.create()
-        }
-        let entry = core.add(observer)
-        core.replayAndUnlock(replayed, to: entry)
-        return SubjectSubscription(core: core, observer: entry)
-    }
-
-    /// The subject as an observer.
-    public func asObserver() -> ReplaySubject<Element> {
-        self
+        core.subscribe(observer, of: self, replaysAfterStop: true) { buffer.elements.map { Event.next($0) } }
     }
 
     /// Unsubscribes every observer and drops the buffer; later events are ignored and later

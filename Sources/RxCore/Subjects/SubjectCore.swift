@@ -108,10 +108,32 @@ final class SubjectCore<Element> {
         }
     }
 
+    /// Subscribes `observer` to the subject that owns this core (the `subscribe` of every subject
+    /// but ``AsyncSubject``). `replay`, called with `lock` held, returns the events a new observer
+    /// receives first. A subject that terminated or was disposed ends the subscription at once
+    /// (see `rejectAndUnlock`), after the replayed events when `replaysAfterStop`.
+    func subscribe<Observer: ObserverType>(
+        _ observer: Observer, of subject: AnyObject, replaysAfterStop: Bool = false,
+        replay: () -> [Event<Element>] = { [] }
+    ) -> Disposable where Observer.Element == Element {
+        lock.lock()
+        let replayed = replay()
+        if rejectAndUnlock(observer, of: subject, replaying: replaysAfterStop ? replayed : []) {
+            return Disposables.create()
+        }
+        let entry = add(observer)
+        if replayed.isEmpty {
+            lock.unlock()
+        } else {
+            replayAndUnlock(replayed, to: entry)
+        }
+        return SubjectSubscription(core: self, observer: entry)
+    }
+
     /// Ends at once the subscription of `observer` to a subject that terminated or was disposed:
     /// sends it, after `replay`, the terminal event, or `RxError.disposed(object: subject)`. Call
     /// with `lock` held. Returns `false`, with `lock` still held, when the subject is live.
-    func rejectAndUnlock<Observer: ObserverType>(
+    private func rejectAndUnlock<Observer: ObserverType>(
         _ observer: Observer, of subject: AnyObject, replaying replay: [Event<Element>] = []
     ) -> Bool where Observer.Element == Element {
         if disposed {
@@ -157,16 +179,8 @@ final class SubjectCore<Element> {
 
     /// Delivers `event` to `observers`, or queues it if a delivery is under way. Call with `lock`
     /// held; returns with it released.
-    @inline(__always)
     func broadcastAndUnlock(_ event: Event<Element>, to observers: Observers) {
-        if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
-            pending.enqueue(.broadcast(event, observers))
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        Self.deliver(event, to: observers)
-        finishDelivery()
+        deliverAndUnlock(.broadcast(event, observers))
     }
 
     /// Delivers `element` as a `next` event to `observers`, or queues it if a delivery is under
@@ -207,19 +221,35 @@ final class SubjectCore<Element> {
     /// Delivers `events` to the one `observer` (a replay on subscription), or queues them if a
     /// delivery is under way. Call with `lock` held; returns with it released.
     func replayAndUnlock(_ events: [Event<Element>], to observer: SubjectObserver<Element>) {
+        deliverAndUnlock(.replay(events, observer))
+    }
+
+    /// Delivers `delivery`, or queues it if a delivery is under way: the one path of everything
+    /// but `next` broadcasts (see `broadcastNextAndUnlock`). Call with `lock` held; returns with
+    /// it released.
+    private func deliverAndUnlock(_ delivery: Pending) {
         if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
-            pending.enqueue(.replay(events, observer))
+            pending.enqueue(delivery)
             lock.unlock()
             return
         }
         lock.unlock()
-        Self.replay(events, to: observer)
+        Self.deliver(delivery)
         finishDelivery()
     }
 
     @inline(__always)
     private static func entry(_ object: AnyObject) -> SubjectObserver<Element> {
         unsafeDowncast(object, to: SubjectObserver<Element>.self)
+    }
+
+    private static func deliver(_ delivery: Pending) {
+        switch delivery {
+        case .broadcast(let event, let observers):
+            deliver(event, to: observers)
+        case .replay(let events, let observer):
+            replay(events, to: observer)
+        }
     }
 
     private static func deliver(_ event: Event<Element>, to observers: Observers) {
@@ -255,13 +285,49 @@ final class SubjectCore<Element> {
             lock.lock()
             let next = pending.dequeue()!
             lock.unlock()
-            switch next {
-            case .broadcast(let event, let observers):
-                Self.deliver(event, to: observers)
-            case .replay(let events, let observer):
-                Self.replay(events, to: observer)
-            }
+            Self.deliver(next)
         } while inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0
+    }
+}
+
+/// A subject whose state lives in a ``SubjectCore``: ``PublishSubject``, ``BehaviorSubject`` and
+/// ``ReplaySubject``. The members they answer the same way are written once here; each subject
+/// still declares `onNext` (its hot path, which records its own state) and `subscribe` (what it
+/// replays).
+///
+/// Why an internal protocol rather than a base class: the members below are protocol
+/// requirements of ``ObserverType``, ``Cancelable`` and ``SubjectType``, so this extension
+/// provides them as witnesses without adding a class to the subjects' public hierarchy, and
+/// `on(_:)` calls the subject's `onNext` statically (no virtual call on the event path).
+protocol CoreSubject: AnyObject, SubjectType, ObserverType, Cancelable {
+    /// The observers, delivery and terminal state.
+    var core: SubjectCore<Element> { get }
+
+    /// Records `element` and emits it; ignored after a terminal event or disposal.
+    func onNext(_ element: Element)
+}
+
+extension CoreSubject {
+    /// Emits `event`. An element is handled as `onNext(_:)` handles it; a terminal event ends the
+    /// subject: the current observers receive it and are unregistered, and later subscribers
+    /// receive it at once (after what the subject replays). Ignored after a terminal event or
+    /// disposal.
+    public func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
+        core.stop(event)
+    }
+
+    /// Whether `dispose()` was called.
+    public var isDisposed: Bool {
+        core.isDisposed
+    }
+
+    /// The subject as an observer.
+    public func asObserver() -> Self {
+        self
     }
 }
 

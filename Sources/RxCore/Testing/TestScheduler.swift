@@ -102,14 +102,7 @@ public final class TestScheduler: SchedulerType {
     /// ``stop()`` is called.
     public func start() {
         guard !running else { return }
-        running = true
-        while running, let item = dequeueNext(upTo: nil) {
-            if item.time > clock {
-                clock = item.time
-            }
-            item.invoke()
-        }
-        running = false
+        runScheduledWork(upTo: nil)
     }
 
     /// Stops ``start()`` after the current action.
@@ -121,20 +114,26 @@ public final class TestScheduler: SchedulerType {
     public func advanceTo(_ virtualTime: TestTime) {
         precondition(!running, "advanceTo can't be called while the scheduler runs")
         precondition(virtualTime >= clock, "can't advance to a time in the past")
-        running = true
-        while running, let item = dequeueNext(upTo: virtualTime) {
-            if item.time > clock {
-                clock = item.time
-            }
-            item.invoke()
-        }
+        runScheduledWork(upTo: virtualTime)
         clock = virtualTime
-        running = false
     }
 
     /// Moves the clock forward by `virtualInterval` ticks without running anything.
     public func sleep(_ virtualInterval: TestTime) {
         clock += virtualInterval
+    }
+
+    /// Runs the scheduled work in time order, advancing the clock to each action's time, until
+    /// none is left (none due by `limit`, if given) or ``stop()`` is called.
+    private func runScheduledWork(upTo limit: TestTime?) {
+        running = true
+        while running, let item = dequeueNext(upTo: limit) {
+            if item.time > clock {
+                clock = item.time
+            }
+            item.invoke()
+        }
+        running = false
     }
 
     private func dequeueNext(upTo limit: TestTime?) -> VirtualSchedulerItem<TestTime>? {

@@ -34,16 +34,6 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
             })
     }
 
-    /// A completable that fails with `error`.
-    public static func error(_ error: Swift.Error) -> Completable {
-        Completable(raw: Observable.error(error))
-    }
-
-    /// A completable that never ends.
-    public static func never() -> Completable {
-        Completable(raw: Observable.never())
-    }
-
     /// A completable that completes at once.
     public static func empty() -> Completable {
         Completable(raw: Observable.empty())

@@ -43,16 +43,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: Observable.just(element))
     }
 
-    /// A maybe that fails with `error`.
-    public static func error(_ error: Swift.Error) -> Maybe<Element> {
-        Maybe(raw: Observable.error(error))
-    }
-
-    /// A maybe that never emits.
-    public static func never() -> Maybe<Element> {
-        Maybe(raw: Observable.never())
-    }
-
     /// A maybe that completes without an element.
     public static func empty() -> Maybe<Element> {
         Maybe(raw: Observable.empty())

@@ -38,8 +38,18 @@ extension PrimitiveSequence: ObservableConvertibleType {
     }
 }
 
-// Operators that keep the trait, whatever it is.
+// Creation functions and operators that keep the trait, whatever it is.
 extension PrimitiveSequence {
+    /// A sequence that fails with `error`, which every trait's grammar allows.
+    public static func error(_ error: Swift.Error) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.error(error))
+    }
+
+    /// A sequence that never emits nor terminates.
+    public static func never() -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.never())
+    }
+
     /// A sequence that calls `factory` on each subscription and subscribes to what it returns.
     public static func deferred(_ factory: @escaping () throws -> PrimitiveSequence<Trait, Element>)
         -> PrimitiveSequence<Trait, Element>

@@ -35,16 +35,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: Observable.just(element))
     }
 
-    /// A single that fails with `error`.
-    public static func error(_ error: Swift.Error) -> Single<Element> {
-        Single(raw: Observable.error(error))
-    }
-
-    /// A single that never emits.
-    public static func never() -> Single<Element> {
-        Single(raw: Observable.never())
-    }
-
     /// Subscribes a closure that receives the result.
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
         subscribeResult(primitiveSequence.source) { event in
