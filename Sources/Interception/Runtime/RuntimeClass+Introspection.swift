@@ -1,5 +1,5 @@
-// Introspection of a class from Swift (SPEC 14): its methods with their selectors and encodings.
-// The runtime has no protocols or properties yet, so there is nothing else to list.
+// Introspection of a class from Swift (SPEC 14): its methods with their selectors and encodings
+// (a metaclass's are the class methods: `cls.metaclass.methods`, `cls.classMethods`).
 import CInterception
 import Glibc
 
