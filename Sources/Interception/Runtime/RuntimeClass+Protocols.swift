@@ -5,7 +5,7 @@ import Glibc
 extension RuntimeClass {
     /// Defines and registers a class that adopts `protocols`, checking that it implements (itself
     /// or through its superclasses) every required instance method and every required class
-    /// method (``Builder/classMethod(_:_:)->()``) of each protocol and of the protocols they
+    /// method (the builder's `classMethod`) of each protocol and of the protocols they
     /// incorporate, with the protocol's encoding.
     ///
     /// ```swift
