@@ -4,7 +4,8 @@
 //
 // It defines a class in Swift, observes one of its methods on one object with `sentMessage` and
 // `methodInvoked` (an optimized trampoline), observes a struct-returning method (the libffi
-// forward path), changes another object's method with an instead hook and cancels it, shows the
+// forward path), changes another object's method with an instead hook and cancels it, hooks a
+// class method for the whole class (classes are objects with a metaclass), shows the
 // error for a selector the class does not implement, and watches the object die with
 // `deallocating` and `deallocated`; then a delegate protocol used with a real delegate and
 // `rx.delegate` at once (DelegateProxyDemo.swift).
@@ -35,6 +36,7 @@ do {
         try c.dealloc { this in
             print("   original  -[Counter dealloc]")
         }
+        try c.classMethod("limit") { (this: RuntimeObject) -> Int32 in 10 }
     }
     print(
         "defined \(Counter.name): add: is \(Counter.methodEncoding(for: "add:") ?? "?"), "
@@ -86,6 +88,15 @@ do {
     hook.cancel()
     let unhooked: Int32 = try other.send("add:", Int32(2))
     print("   after cancel: send returned \(unhooked), the object is a \(other.actualClass.name) again")
+
+    section("a class method, sent to the class, hooked class-wide on its metaclass")
+    let limit: Int32 = try Counter.send("limit")
+    let doubled = try Counter.metaclass.hookAfter("limit") { (result: Int32, this: RuntimeObject) in
+        result * 2
+    }
+    let hookedLimit: Int32 = try Counter.send("limit")
+    print("   +[Counter limit] returns \(limit); with an after hook on the metaclass, \(hookedLimit)")
+    doubled.cancel()
 
     section("a selector the class does not implement")
     counter!.rx.sentMessage("reset")

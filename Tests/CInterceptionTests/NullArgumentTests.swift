@@ -104,6 +104,26 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
         ("ic_class_is_interception_subclass", { _ in #expect(!ic_class_is_interception_subclass(nil)) }),
         ("ic_class_forwards_invocations", { _ in #expect(!ic_class_forwards_invocations(nil)) }),
         ("ic_class_live_instance_count", { _ in #expect(ic_class_live_instance_count(nil) == 0) }),
+        ("ic_class_metaclass", { _ in #expect(ic_class_metaclass(nil) == nil) }),
+        ("ic_class_is_metaclass", { _ in #expect(!ic_class_is_metaclass(nil)) }),
+        ("ic_object_as_class", { _ in #expect(ic_object_as_class(nil) == nil) }),
+        (
+            "ic_class_add_class_method",
+            { f in
+                expectRefused(ic_class_add_class_method(nil, f.s, imp(addOneIMP), "i@:i"))
+                expectRefused(ic_class_add_class_method(f.cls, nil, imp(addOneIMP), "i@:i"))
+                expectRefused(ic_class_add_class_method(f.cls, sel("nullCase.new"), nil, "i@:i"))
+                expectRefused(ic_class_add_class_method(f.cls, sel("nullCase.new"), imp(addOneIMP), nil))
+                #expect(ic_class_get_class_method(f.cls, sel("nullCase.new")) == nil)
+            }
+        ),
+        (
+            "ic_class_get_class_method",
+            { f in
+                #expect(ic_class_get_class_method(nil, f.s) == nil)
+                #expect(ic_class_get_class_method(f.cls, nil) == nil)
+            }
+        ),
         (
             "ic_class_add_method",
             { f in

@@ -53,6 +53,18 @@ struct TrapTests {
         #expect(!text.contains("forwardInvocation: reached"))
     }
 
+    @Test("an unknown class method traps, naming the class as +[Class selector] and the receiver as a class")
+    func unknownClassMethodTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let cls = trapClass("TrapClassMethod", [])
+            let classObject = ic_class_object(cls)
+            _ = lookup(classObject, "missing:", as: Int32Int32IMP.self)(classObject, sel("missing:"), 1)
+        }
+        #expect(
+            standardError(result).contains("+[TrapClassMethod missing:]: unrecognized selector sent to class")
+        )
+    }
+
     @Test(
         "an unknown selector forwarded with a signature to the root's forwardInvocation: traps, naming class and selector"
     )

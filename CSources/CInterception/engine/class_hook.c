@@ -71,21 +71,21 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     ic_method *method = ic_class_get_method(cls, sel);
     if (!method) {
         *status = ic_fail(IC_ERR_METHOD_NOT_FOUND,
-                          "cannot hook -[%s %s]: the class does not implement it (only "
+                          "cannot hook %c[%s %s]: the class does not implement it (only "
                           "implemented methods can be hooked)",
-                          cls->name, sel->name);
+                          ic_class_sign(cls), cls->name, sel->name);
         return NULL;
     }
     const ic_signature *sig = ic_method_signature(method);
     if (!sig) {
-        *status = ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook -[%s %s]: %s", cls->name,
-                          sel->name, ic_error_message());
+        *status = ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook %c[%s %s]: %s",
+                          ic_class_sign(cls), cls->name, sel->name, ic_error_message());
         return NULL;
     }
     ic_class_hook *hook = calloc(1, sizeof *hook);
     if (!hook) {
-        *status =
-            ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory hooking -[%s %s]", cls->name, sel->name);
+        *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory hooking %c[%s %s]",
+                          ic_class_sign(cls), cls->name, sel->name);
         return NULL;
     }
     hook->slot.sel = sel;

@@ -128,6 +128,17 @@ static bool is_forbidden(ic_sel sel)
            sel == ic_sels.retain || sel == ic_sels.release;
 }
 
+/* Class objects are not intercepted one by one (docs/ARCHITECTURE.md, "Metaclasses"): the
+ * metaclass, whose only instance the class object is, takes class-wide hooks instead. */
+static ic_status refuse_class_object(const ic_class *meta, ic_sel sel)
+{
+    return ic_fail(IC_ERR_INVALID_ARGUMENT,
+                   "cannot intercept +[%s %s] on the class object: class objects are not moved "
+                   "into interception subclasses; hook the class method with ic_hook_class on "
+                   "ic_class_metaclass(%s)",
+                   meta->name, sel->name, meta->name);
+}
+
 /*
  * The object's slot for `sel`, with the interception in place and the object moved into its
  * interception subclass. Caller holds ic_intercept_lock.
@@ -141,6 +152,10 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
                           "-[%s %s] must not be intercepted: the runtime and the engine rely on "
                           "it",
                           isa->name, sel->name);
+        return NULL;
+    }
+    if (ic_class_has_flag(isa, IC_CLASS_META)) {
+        *status = refuse_class_object(isa, sel);
         return NULL;
     }
     if (ic_object_is_deallocating(obj)) {
@@ -391,7 +406,9 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
     } else {
         ic_side *side;
         ic_object_engine *engine = NULL;
-        if (ic_object_is_deallocating(obj))
+        if (ic_class_has_flag(ic_object_isa(obj), IC_CLASS_META))
+            status = refuse_class_object(ic_object_isa(obj), ic_sels.dealloc);
+        else if (ic_object_is_deallocating(obj))
             status = ic_fail(IC_ERR_DEALLOCATING,
                              "cannot observe the deallocation of a %s that is deallocating",
                              ic_object_isa(obj)->name);

@@ -57,9 +57,9 @@ ic_imp ic_forward_resolve(ic_id receiver, ic_class *cls, ic_sel sel, bool cache)
         return (ic_imp)ic_nil_imp; /* an override of doesNotRecognizeSelector: returned */
     }
     if (!ic_signature_is_method(sig))
-        ic_fatal("-[%s methodSignatureForSelector:] returned \"%s\" for %s, which is not a "
+        ic_fatal("%c[%s methodSignatureForSelector:] returned \"%s\" for %s, which is not a "
                  "method signature (it must take '@' and ':' first)",
-                 cls->name, ic_signature_types(sig), sel->name);
+                 ic_class_sign(cls), cls->name, ic_signature_types(sig), sel->name);
 
     ic_lock(&ic_runtime_lock);
     /* The lock was dropped while the receiver answered: the selector may have been added. */
@@ -71,7 +71,8 @@ ic_imp ic_forward_resolve(ic_id receiver, ic_class *cls, ic_sel sel, bool cache)
         ic_forwarder *f = forwarder_locked(cls, sel, sig);
         if (!f) {
             ic_unlock(&ic_runtime_lock);
-            ic_fatal("cannot forward -[%s %s]: %s", cls->name, sel->name, ic_error_message());
+            ic_fatal("cannot forward %c[%s %s]: %s", ic_class_sign(cls), cls->name, sel->name,
+                     ic_error_message());
         }
         imp = f->imp;
     }

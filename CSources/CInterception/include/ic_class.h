@@ -27,6 +27,23 @@
  *   dealloc                       v@:     releases associated objects, zeroes weak references,
  *                                         frees the memory. Overrides must call super last.
  *
+ * Classes are objects (Objective-C's model): each class has a metaclass, whose methods are the
+ * class's *class methods*, and a class pointer is an object pointer, so
+ *     IC_MSG(IC_FN(ic_id), ic_class_object(cls), sel)
+ * sends a class method through the same cached lookup as an instance send. A metaclass's
+ * superclass is the superclass's metaclass; the root metaclass's superclass is the root class, so
+ * class objects answer the root's instance methods above (respondsToSelector: asks the
+ * metaclass, i.e. about class methods; isKindOfClass: walks the metaclass chain). The root
+ * metaclass adds these class methods:
+ *   class                         #@:     the class itself (objc4's +class)
+ *   isMemberOfClass:              B@:#    whether the argument is the class's metaclass
+ *   conformsToProtocol:           B@:^v   whether the class conforms to the protocol
+ *   retain, release, dealloc              nothing: class objects are immortal (their
+ *                                         retainCount stays 1)
+ * Class methods are added, replaced, looked up, listed and forwarded with the functions below
+ * applied to the metaclass (ic_class_metaclass), or with the class-method shorthands; they are
+ * hooked class-wide with ic_hook_class on the metaclass (ic_hook.h).
+ *
  * Type encodings follow Apple's grammar (see ic_signature.h). A method's encoding starts with the
  * return type, then `@` (self) and `:` (_cmd), then the arguments: "i@:i" is
  * `int (*)(ic_id, ic_sel, int)`.
@@ -104,8 +121,44 @@ IC_EXPORT bool ic_class_is_interception_subclass(const ic_class *cls);
  * subclass still counts for its original class). */
 IC_EXPORT size_t ic_class_live_instance_count(const ic_class *cls);
 
-/* The number of registered classes. */
+/* The number of registered classes (metaclasses are not counted). */
 IC_EXPORT size_t ic_class_count(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Metaclasses and class objects
+ * ------------------------------------------------------------------------------------------- */
+
+/* The class object of `cls`: the class itself, as an object (a cast; no lookup). Send class
+ * methods to it with IC_MSG. Class objects are immortal: ic_retain and ic_release do nothing to
+ * them. */
+static inline ic_id ic_class_object(ic_class *cls)
+{
+    return (ic_id)(void *)cls;
+}
+
+/* The class of `cls`'s class object, which is what ic_object_get_class answers for it: the
+ * metaclass of a class (made with it by ic_class_allocate, registered and disposed with it), the
+ * root metaclass for a metaclass (as objc4's object_getClass). NULL for NULL. */
+IC_EXPORT ic_class *ic_class_metaclass(const ic_class *cls);
+
+/* Whether `cls` is a metaclass. A metaclass has its class's name, is not found by
+ * ic_class_lookup and cannot have instances, subclasses of its own making, or be registered or
+ * disposed by itself. */
+IC_EXPORT bool ic_class_is_metaclass(const ic_class *cls);
+
+/* `obj` as a class, if it is a class object (its class is a metaclass); NULL otherwise (and for
+ * NULL; no error is recorded). */
+IC_EXPORT ic_class *ic_object_as_class(ic_id obj);
+
+/* Adds a class method: ic_class_add_method on ic_class_metaclass(cls). The encoding takes `@`
+ * (the class object) and `:` first, like any method. Errors: as ic_class_add_method. */
+IC_EXPORT ic_status ic_class_add_class_method(ic_class *cls, ic_sel sel, ic_imp imp,
+                                              const char *types);
+
+/* The class method for `sel`: ic_class_get_method on ic_class_metaclass(cls) (so it finds the
+ * superclasses' class methods, and for the root's instance methods too, as objc4's
+ * class_getClassMethod does), or NULL (no error is recorded). */
+IC_EXPORT ic_method *ic_class_get_class_method(const ic_class *cls, ic_sel sel);
 
 /* ---------------------------------------------------------------------------------------------
  * Methods

@@ -38,7 +38,10 @@
  * befores, its instead chain (or the next layer in), its afters. Class-wide calls go through a
  * libffi closure (the forward path's cost), whatever the signature.
  *
- * Not yet: hooks on class methods (metaclasses, SPEC §10.4).
+ * Class methods are hooked class-wide on the metaclass (ic_class.h): ic_hook_class(
+ * ic_class_metaclass(cls), sel, ...) hooks +sel for cls and its subclasses (the call's argument 0
+ * is the class object). A class object cannot be hooked with ic_hook_object (class objects are
+ * never moved into an interception subclass: IC_ERR_INVALID_ARGUMENT).
  */
 #ifndef IC_HOOK_H_PUBLIC
 #define IC_HOOK_H_PUBLIC
@@ -68,9 +71,9 @@ enum {
  * `fn(call, context)` runs for each call; `release`, if not NULL, is called with `context` once
  * the hook is removed (or its object died) and no call of it can still be running. The token goes
  * to `*token`; remove the hook with ic_hook_remove.
- * Errors: those of ic_intercept_prepare; IC_ERR_INVALID_ARGUMENT (NULL obj, sel, fn or token,
- * unknown position or option); IC_ERR_FORBIDDEN_SELECTOR for an instead or after hook on
- * `dealloc` (before its end the object must be freed by its own dealloc; observe the end with
+ * Errors: those of ic_intercept_prepare; IC_ERR_INVALID_ARGUMENT (NULL obj, sel, fn or token, a
+ * class object, unknown position or option); IC_ERR_FORBIDDEN_SELECTOR for an instead or after hook
+ * on `dealloc` (before its end the object must be freed by its own dealloc; observe the end with
  * ic_intercept_add_dealloc_observer).
  */
 IC_EXPORT ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position,
@@ -82,6 +85,7 @@ IC_EXPORT ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position posit
  * they override `sel` without calling super). The first hook of (cls, sel) swaps the class's IMP
  * (or adds an override if `cls` only inherits `sel`); the last one removed gives the exact
  * method back. Arguments and token as ic_hook_object.
+ * A metaclass as `cls` hooks a class method.
  * Errors: IC_ERR_INVALID_ARGUMENT (NULL, unknown position or option, an unregistered class or an
  * interception subclass), IC_ERR_FORBIDDEN_SELECTOR (as ic_hook_object), IC_ERR_METHOD_NOT_FOUND,
  * IC_ERR_UNSUPPORTED_SIGNATURE, IC_ERR_OUT_OF_MEMORY, IC_ERR_FFI.

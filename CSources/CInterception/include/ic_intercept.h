@@ -62,13 +62,14 @@ enum {
 /*
  * Intercepts `sel` on `obj`: prepares the interception subclass and its method, moves the object
  * into it. Requesting an interception that exists changes nothing.
- * Errors: IC_ERR_INVALID_ARGUMENT (NULL), IC_ERR_FORBIDDEN_SELECTOR (class, respondsToSelector:,
- * methodSignatureForSelector:, forwardInvocation:, retain, release), IC_ERR_DEALLOCATING,
- * IC_ERR_METHOD_NOT_FOUND (the selector is not implemented), IC_ERR_UNSUPPORTED_SIGNATURE (the
- * method's encoding cannot be called: union, bit-field...), IC_ERR_CLASS_SWAPPED (the object's
- * class is a subclass of an interception subclass made by someone else), IC_ERR_COLLISION (the
- * class changed under us while swapping, or the interception subclass has a method we did not
- * put there), IC_ERR_OUT_OF_MEMORY, IC_ERR_FFI.
+ * Errors: IC_ERR_INVALID_ARGUMENT (NULL, or a class object: hook its
+ * class methods with ic_hook_class on its metaclass), IC_ERR_FORBIDDEN_SELECTOR (class,
+ * respondsToSelector:, methodSignatureForSelector:, forwardInvocation:, retain, release),
+ * IC_ERR_DEALLOCATING, IC_ERR_METHOD_NOT_FOUND (the selector is not implemented),
+ * IC_ERR_UNSUPPORTED_SIGNATURE (the method's encoding cannot be called: union, bit-field...),
+ * IC_ERR_CLASS_SWAPPED (the object's class is a subclass of an interception subclass made by
+ * someone else), IC_ERR_COLLISION (the class changed under us while swapping, or the interception
+ * subclass has a method we did not put there), IC_ERR_OUT_OF_MEMORY, IC_ERR_FFI.
  */
 IC_EXPORT ic_status ic_intercept_prepare(ic_id obj, ic_sel sel);
 IC_EXPORT ic_status ic_intercept_prepare_with_options(ic_id obj, ic_sel sel, uint32_t options);

@@ -23,19 +23,22 @@ IC_EXTERN_C_BEGIN
 /*
  * Creates an instance of `cls`, zeroed, with a reference count of 1 (the caller owns it).
  * `init` is not sent; send it yourself if your classes use it.
- * Errors: NULL with IC_ERR_INVALID_ARGUMENT, IC_ERR_CLASS_NOT_REGISTERED, IC_ERR_OUT_OF_MEMORY.
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT (also for an interception subclass, a zombie class
+ * or a metaclass), IC_ERR_CLASS_NOT_REGISTERED, IC_ERR_OUT_OF_MEMORY.
  */
 IC_EXPORT ic_id ic_class_create_instance(ic_class *cls);
 
 /* The object's actual class (its class pointer). For an object moved into an interception
- * subclass this is that subclass; the `class` message answers the original class. NULL for NULL. */
+ * subclass this is that subclass; the `class` message answers the original class. For a class
+ * object (ic_class_object) it is the metaclass, while `class` answers the class. NULL for NULL. */
 IC_EXPORT ic_class *ic_object_get_class(ic_id obj);
 
 /*
  * Moves `obj` to class `cls` atomically and returns the previous class. `cls` must be registered
  * and its instances must fit in the object's allocation.
- * Errors: NULL with IC_ERR_INVALID_ARGUMENT, IC_ERR_CLASS_NOT_REGISTERED,
- * IC_ERR_INCOMPATIBLE_CLASS (instance size larger than the object's allocation).
+ * Errors: NULL with IC_ERR_INVALID_ARGUMENT (also for a class object, which keeps its metaclass,
+ * and for a metaclass as `cls`), IC_ERR_CLASS_NOT_REGISTERED, IC_ERR_INCOMPATIBLE_CLASS (instance
+ * size larger than the object's allocation).
  */
 IC_EXPORT ic_class *ic_object_set_class(ic_id obj, ic_class *cls);
 
@@ -76,7 +79,8 @@ IC_EXPORT ic_id ic_retain(ic_id obj);
 IC_EXPORT void ic_release(ic_id obj);
 
 /* The current reference count. While the object is deallocating it counts only the retains
- * taken since dealloc began (0 at its start): they cannot keep the object alive. */
+ * taken since dealloc began (0 at its start): they cannot keep the object alive. Always 1 for a
+ * class object (immortal: retain and release do nothing to it). */
 IC_EXPORT size_t ic_object_retain_count(ic_id obj);
 
 /* Whether the object is being deallocated. */

@@ -62,11 +62,12 @@ typedef enum ic_property_attribute {
  * Returns the property (immortal once the class is registered).
  * Errors: NULL with IC_ERR_INVALID_ARGUMENT (NULL or empty name or type, an unknown attribute,
  * more than one of retain/copy/weak, retain or weak on a type other than `@`, copy on a type
- * other than `@` and `*`, `v` or an array type), IC_ERR_MALFORMED_ENCODING,
- * IC_ERR_UNSUPPORTED_ENCODING (a union or bit-field), IC_ERR_PROPERTY_EXISTS (the class itself
- * already declares `name`), IC_ERR_CLASS_ALREADY_REGISTERED (a synthesized property on a
- * registered class), IC_ERR_METHOD_EXISTS (the class itself already has a synthesized accessor's
- * selector), IC_ERR_LIMIT (instances too large), IC_ERR_OUT_OF_MEMORY.
+ * other than `@` and `*`, `v` or an array type, a synthesized property on a metaclass),
+ * IC_ERR_MALFORMED_ENCODING, IC_ERR_UNSUPPORTED_ENCODING (a union or bit-field),
+ * IC_ERR_PROPERTY_EXISTS (the class itself already declares `name`),
+ * IC_ERR_CLASS_ALREADY_REGISTERED (a synthesized property on a registered class),
+ * IC_ERR_METHOD_EXISTS (the class itself already has a synthesized accessor's selector),
+ * IC_ERR_LIMIT (instances too large), IC_ERR_OUT_OF_MEMORY.
  */
 IC_EXPORT ic_property *ic_class_add_property(ic_class *cls, const char *name, const char *type,
                                              unsigned attributes, const char *getter,

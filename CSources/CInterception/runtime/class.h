@@ -6,6 +6,7 @@
 
 #include "dtable.h"
 #include "../support/ic_config.h"
+#include "object.h"
 
 /* Class flags (ic_class.flags). Set under ic_runtime_lock; read lock-free. */
 enum {
@@ -17,6 +18,8 @@ enum {
     IC_CLASS_INTERCEPTION_SUBCLASS = 1u << 2,
     /* A zombie class (zombie.h): every message to its instances traps. */
     IC_CLASS_ZOMBIE = 1u << 3,
+    /* A metaclass: its one instance is the class object of `nonmeta`. */
+    IC_CLASS_META = 1u << 4,
 };
 
 struct ic_forwarder; /* forward.h */
@@ -31,8 +34,14 @@ typedef struct ic_owned_slot {
 } ic_owned_slot;
 
 struct ic_class {
-    /* First, so the lookup fast path addresses it from the class pointer with no offset load.
-     * Lock-free reads; writes under ic_runtime_lock (dtable.h). */
+    /* A class is an object (docs/ARCHITECTURE.md, "Metaclasses"): `object.isa` is its metaclass
+     * (the root metaclass for a metaclass; itself for the root metaclass), written once before
+     * the class is published and never changed; the count stays 1 (immortal). */
+    struct ic_object object;
+
+    /* At a constant offset, so the lookup fast path addresses it from the class pointer with no
+     * offset load (the offset folds into the load). Lock-free reads; writes under ic_runtime_lock
+     * (dtable.h). */
     ic_dtable dtable;
 
     const char *name;      /* owned; immutable */
@@ -70,7 +79,15 @@ struct ic_class {
      * whose dead instances it holds; immutable. */
     _Atomic(ic_class *) zombie;
     ic_class *zombie_of;
+
+    /* For a metaclass, the class whose class object is its instance; NULL otherwise. Immutable.
+     * A metaclass shares its class's name (not owned). */
+    ic_class *nonmeta;
 };
+
+_Static_assert(offsetof(struct ic_class, object) == 0, "a class pointer is an object pointer");
+_Static_assert(offsetof(struct ic_class, dtable) == IC_OBJECT_HEADER_SIZE,
+               "the dispatch table right after the object header: the send path's offset");
 
 struct ic_method {
     ic_sel sel;                        /* immutable */
@@ -87,6 +104,19 @@ static inline bool ic_class_has_flag(const ic_class *cls, uint32_t flag)
 
 /* Computes `owned_slots` at registration. Caller holds ic_runtime_lock. (property.c) */
 IC_PRIVATE bool ic_class_seal_properties_locked(ic_class *cls);
+
+/* The class's metaclass (its class object's class). Lock-free: immutable once published. */
+static inline ic_class *ic_class_isa(const ic_class *cls)
+{
+    return atomic_load_explicit(&((ic_class *)cls)->object.isa, memory_order_acquire);
+}
+
+/* '+' for a metaclass (its methods are class methods), '-' otherwise: for messages naming a
+ * method as "-[Class selector]" / "+[Class selector]". */
+static inline char ic_class_sign(const ic_class *cls)
+{
+    return ic_class_has_flag(cls, IC_CLASS_META) ? '+' : '-';
+}
 
 /* The method for `sel` in `cls` itself. Caller holds ic_runtime_lock. */
 IC_PRIVATE ic_method *ic_class_own_method_locked(const ic_class *cls, ic_sel sel);
@@ -115,11 +145,16 @@ IC_PRIVATE void ic_class_flush_selector_locked(ic_class *cls, ic_sel sel);
 /* Clears every cached IMP of `cls` and every subclass. Caller holds ic_runtime_lock. */
 IC_PRIVATE void ic_class_flush_all_locked(ic_class *cls);
 
-/* Allocates a class record (no name check, no table insertion). Caller holds ic_runtime_lock. */
+/* Allocates a class and its metaclass (no name check). A NULL superclass makes the root class,
+ * whose metaclass is the root metaclass. Caller holds ic_runtime_lock. */
 IC_PRIVATE ic_class *ic_class_allocate_locked(const char *name, ic_class *superclass,
                                               size_t storage_bytes, ic_status *status);
 
-/* Registers `cls` (table, subclass list, flags). Caller holds ic_runtime_lock. */
+/* Allocates a class with no superclass and no metaclass of its own (its isa is the root
+ * metaclass), in the name table: zombie classes. Caller holds ic_runtime_lock. */
+IC_PRIVATE ic_class *ic_class_allocate_bare_locked(const char *name, ic_status *status);
+
+/* Registers `cls` and its metaclass (subclass lists, flags). Caller holds ic_runtime_lock. */
 IC_PRIVATE ic_status ic_class_register_locked(ic_class *cls);
 
 /* The registered or allocated class named `name`. Caller holds ic_runtime_lock. */

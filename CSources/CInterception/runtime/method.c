@@ -57,7 +57,8 @@ static ic_status reserve_method_locked(ic_class *cls, ic_sel sel)
     size_t capacity = cls->method_capacity ? cls->method_capacity * 2 : 8;
     ic_method **grown = realloc(cls->methods, capacity * sizeof *grown);
     if (!grown)
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name, sel->name);
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding %c[%s %s]", ic_class_sign(cls),
+                       cls->name, sel->name);
     cls->methods = grown;
     cls->method_capacity = capacity;
     return IC_OK;
@@ -72,7 +73,8 @@ ic_status ic_class_add_method_locked(ic_class *cls, ic_sel sel, ic_imp imp, cons
     if (!m || !copy) {
         free(m);
         free(copy);
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding -[%s %s]", cls->name, sel->name);
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding %c[%s %s]", ic_class_sign(cls),
+                       cls->name, sel->name);
     }
     m->sel = sel;
     atomic_init(&m->imp, imp);
@@ -94,9 +96,9 @@ static ic_status check_method_types(const ic_class *cls, ic_sel sel, const char 
     if (s == IC_OK &&
         (count < 3 || list[1]->kind != IC_KIND_OBJECT || list[2]->kind != IC_KIND_SELECTOR))
         s = ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                    "-[%s %s]: method encoding \"%s\" must take '@' (self) and ':' (_cmd) "
+                    "%c[%s %s]: method encoding \"%s\" must take '@' (self) and ':' (_cmd) "
                     "as its first two arguments",
-                    cls->name, sel->name, types);
+                    ic_class_sign(cls), cls->name, sel->name, types);
     ic_arena_free(&arena);
     return s;
 }
@@ -113,8 +115,8 @@ ic_status ic_class_add_method(ic_class *cls, ic_sel sel, ic_imp imp, const char 
     if (s) return s;
     ic_lock(&ic_runtime_lock);
     if (ic_class_own_method_locked(cls, sel))
-        s = ic_fail(IC_ERR_METHOD_EXISTS, "-[%s %s] already exists; use ic_class_replace_method",
-                    cls->name, sel->name);
+        s = ic_fail(IC_ERR_METHOD_EXISTS, "%c[%s %s] already exists; use ic_class_replace_method",
+                    ic_class_sign(cls), cls->name, sel->name);
     else
         s = ic_class_add_method_locked(cls, sel, imp, types);
     ic_unlock(&ic_runtime_lock);
@@ -130,13 +132,14 @@ ic_method *ic_class_detach_method(ic_class *cls, ic_sel sel, ic_imp expected)
     ic_method *m = index < cls->method_count ? cls->methods[index] : NULL;
     if (!m) {
         ic_unlock(&ic_runtime_lock);
-        ic_fail(IC_ERR_METHOD_NOT_FOUND, "-[%s %s] is not the class's own method", cls->name,
-                sel->name);
+        ic_fail(IC_ERR_METHOD_NOT_FOUND, "%c[%s %s] is not the class's own method",
+                ic_class_sign(cls), cls->name, sel->name);
         return NULL;
     }
     if (atomic_load_explicit(&m->imp, memory_order_acquire) != expected) {
         ic_unlock(&ic_runtime_lock);
-        ic_fail(IC_ERR_COLLISION, "-[%s %s] was replaced by someone else", cls->name, sel->name);
+        ic_fail(IC_ERR_COLLISION, "%c[%s %s] was replaced by someone else", ic_class_sign(cls),
+                cls->name, sel->name);
         return NULL;
     }
     memmove(&cls->methods[index], &cls->methods[index + 1],
@@ -152,7 +155,8 @@ ic_status ic_class_attach_method(ic_class *cls, ic_method *method, ic_imp imp)
     ic_status s = IC_OK;
     ic_lock(&ic_runtime_lock);
     if (ic_class_own_method_locked(cls, method->sel))
-        s = ic_fail(IC_ERR_METHOD_EXISTS, "-[%s %s] already exists", cls->name, method->sel->name);
+        s = ic_fail(IC_ERR_METHOD_EXISTS, "%c[%s %s] already exists", ic_class_sign(cls), cls->name,
+                    method->sel->name);
     else
         s = reserve_method_locked(cls, method->sel);
     if (s == IC_OK) {
@@ -186,8 +190,8 @@ ic_status ic_class_replace_method(ic_class *cls, ic_sel sel, ic_imp imp, const c
 
     if (!types)
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
-                       "-[%s %s] does not exist in the class: types are needed to add it",
-                       cls->name, sel->name);
+                       "%c[%s %s] does not exist in the class: types are needed to add it",
+                       ic_class_sign(cls), cls->name, sel->name);
     ic_status s = check_method_types(cls, sel, types);
     if (s) return s;
     ic_lock(&ic_runtime_lock);
@@ -210,6 +214,17 @@ ic_method *ic_class_get_method(const ic_class *cls, ic_sel sel)
     ic_method *m = ic_class_method_locked(cls, sel);
     ic_unlock(&ic_runtime_lock);
     return m;
+}
+
+ic_status ic_class_add_class_method(ic_class *cls, ic_sel sel, ic_imp imp, const char *types)
+{
+    if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_class_add_class_method: class is NULL");
+    return ic_class_add_method(ic_class_isa(cls), sel, imp, types);
+}
+
+ic_method *ic_class_get_class_method(const ic_class *cls, ic_sel sel)
+{
+    return cls ? ic_class_get_method(ic_class_isa(cls), sel) : NULL;
 }
 
 ic_method *ic_class_get_own_method(const ic_class *cls, ic_sel sel)

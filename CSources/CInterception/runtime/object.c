@@ -48,10 +48,12 @@ ic_id ic_class_create_instance(ic_class *cls)
                 "cannot create an instance of \"%s\": the class is not registered", cls->name);
         return NULL;
     }
-    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS | IC_CLASS_ZOMBIE)) {
+    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS | IC_CLASS_ZOMBIE | IC_CLASS_META)) {
         ic_fail(IC_ERR_INVALID_ARGUMENT, "cannot create an instance of \"%s\": it is %s", cls->name,
                 ic_class_has_flag(cls, IC_CLASS_ZOMBIE) ? "a zombie class"
-                                                        : "an interception subclass");
+                : ic_class_has_flag(cls, IC_CLASS_META)
+                    ? "a metaclass (its one instance is the class object)"
+                    : "an interception subclass");
         return NULL;
     }
     size_t size = IC_ALIGN_UP(cls->instance_size, 16);
@@ -95,6 +97,16 @@ ic_class *ic_object_set_class(ic_id obj, ic_class *cls)
     }
     if (!ic_class_has_flag(cls, IC_CLASS_REGISTERED)) {
         ic_fail(IC_ERR_CLASS_NOT_REGISTERED, "cannot move an object to unregistered class \"%s\"",
+                cls->name);
+        return NULL;
+    }
+    if (ic_class_has_flag(cls, IC_CLASS_META) ||
+        ic_class_has_flag(ic_object_isa(obj), IC_CLASS_META)) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT,
+                "cannot move %s to \"%s\": class objects keep their "
+                "metaclass, and only class objects have one",
+                ic_class_has_flag(ic_object_isa(obj), IC_CLASS_META) ? "a class object"
+                                                                     : "an object",
                 cls->name);
         return NULL;
     }
@@ -179,6 +191,8 @@ void ic_object_retain_fast(ic_id obj)
 
 bool ic_object_try_retain(ic_id obj)
 {
+    /* A class object's count stays 1 (immortal: its release does nothing). */
+    if (ic_class_has_flag(ic_object_isa(obj), IC_CLASS_META)) return true;
     uint64_t old = atomic_load_explicit(&obj->state, memory_order_relaxed);
     for (;;) {
         if ((old & IC_STATE_DEALLOCATING) || (old >> IC_RC_SHIFT) == 0) return false;

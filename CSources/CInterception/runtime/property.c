@@ -154,6 +154,13 @@ ic_property *ic_property_create_locked(ic_class *cls, const char *name, const ch
         }
     }
     bool synthesized = !(attributes & IC_PROPERTY_DYNAMIC);
+    if (synthesized && ic_class_has_flag(cls, IC_CLASS_META)) {
+        ic_fail(IC_ERR_INVALID_ARGUMENT,
+                "cannot synthesize property \"%s\" on metaclass \"%s\": class objects have no "
+                "instance storage (declare it IC_PROPERTY_DYNAMIC and write class methods)",
+                name, cls->name);
+        return NULL;
+    }
     if (synthesized && ic_class_has_flag(cls, IC_CLASS_REGISTERED)) {
         ic_fail(IC_ERR_CLASS_ALREADY_REGISTERED,
                 "cannot synthesize property \"%s\": class \"%s\" is registered and its instance "

@@ -1,6 +1,6 @@
 /*
- * root_class.c — the root class "Object" and its methods (the list, with encodings, is in
- * ic_class.h).
+ * root_class.c — the root class "Object" and its methods, and the class methods of the root
+ * metaclass (the lists, with encodings, are in ic_class.h).
  */
 #include "class.h"
 #include "../support/error.h"
@@ -44,8 +44,10 @@ static void object_forward_invocation(ic_id self, ic_sel cmd, ic_invocation *inv
 static void object_does_not_recognize_selector(ic_id self, ic_sel cmd, ic_sel sel)
 {
     (void)cmd;
-    ic_fatal("-[%s %s]: unrecognized selector sent to instance %p", ic_object_isa(self)->name,
-             sel ? ic_sel_name(sel) : "(null)", (void *)self);
+    ic_class *isa = ic_object_isa(self);
+    bool is_class = ic_class_has_flag(isa, IC_CLASS_META);
+    ic_fatal("%c[%s %s]: unrecognized selector sent to %s %p", is_class ? '+' : '-', isa->name,
+             sel ? ic_sel_name(sel) : "(null)", is_class ? "class" : "instance", (void *)self);
 }
 
 static bool object_is_kind_of_class(ic_id self, ic_sel cmd, ic_class *cls)
@@ -103,13 +105,49 @@ static void object_dealloc(ic_id self, ic_sel cmd)
     ic_object_destroy(self);
 }
 
+/* Class methods of the root metaclass: what makes class objects behave as objc4's do. */
+
+static ic_class *class_class(ic_id self, ic_sel cmd)
+{
+    (void)cmd;
+    return (ic_class *)(void *)self; /* +class: the class itself */
+}
+
+static bool class_is_member_of_class(ic_id self, ic_sel cmd, ic_class *cls)
+{
+    (void)cmd;
+    return cls && ic_object_isa(self) == cls; /* the metaclass, as objc4's +isMemberOfClass: */
+}
+
+static bool class_conforms_to_protocol(ic_id self, ic_sel cmd, const ic_protocol *protocol)
+{
+    (void)cmd;
+    return ic_class_conforms_to_protocol((ic_class *)(void *)self, protocol);
+}
+
+static void class_nothing(ic_id self, ic_sel cmd)
+{
+    (void)self;
+    (void)cmd; /* +release, +dealloc: class objects are immortal */
+}
+
+typedef struct root_method {
+    ic_sel sel;
+    ic_imp imp;
+    const char *types;
+} root_method;
+
+static void add_root_methods_locked(ic_class *cls, const root_method *methods, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (ic_class_add_method_locked(cls, methods[i].sel, methods[i].imp, methods[i].types) !=
+            IC_OK)
+            ic_fatal("cannot add the root class's methods: %s", ic_error_message());
+}
+
 void ic_root_class_init(void)
 {
-    struct {
-        ic_sel sel;
-        ic_imp imp;
-        const char *types;
-    } methods[] = {
+    const root_method methods[] = {
         {ic_sels.class_, (ic_imp)object_class, "#@:"},
         {ic_sels.self, (ic_imp)object_self, "@@:"},
         {ic_sels.init, (ic_imp)object_self, "@@:"},
@@ -128,14 +166,21 @@ void ic_root_class_init(void)
         {ic_sels.retain_count, (ic_imp)object_retain_count, "Q@:"},
         {ic_sels.dealloc, (ic_imp)object_dealloc, "v@:"},
     };
+    const root_method class_methods[] = {
+        {ic_sels.class_, (ic_imp)class_class, "#@:"},
+        {ic_sels.is_member_of_class, (ic_imp)class_is_member_of_class, "B@:#"},
+        {ic_sel_register("conformsToProtocol:"), (ic_imp)class_conforms_to_protocol, "B@:^v"},
+        {ic_sels.retain, (ic_imp)object_self, "@@:"},
+        {ic_sels.release, (ic_imp)class_nothing, "v@:"},
+        {ic_sels.dealloc, (ic_imp)class_nothing, "v@:"},
+    };
     ic_status status;
     ic_lock(&ic_runtime_lock);
     ic_root_class = ic_class_allocate_locked("Object", NULL, 0, &status);
     if (!ic_root_class) ic_fatal("cannot create the root class: %s", ic_error_message());
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (ic_class_add_method_locked(ic_root_class, methods[i].sel, methods[i].imp,
-                                       methods[i].types) != IC_OK)
-            ic_fatal("cannot add the root class's methods: %s", ic_error_message());
+    add_root_methods_locked(ic_root_class, methods, sizeof methods / sizeof methods[0]);
+    add_root_methods_locked(ic_class_isa(ic_root_class), class_methods,
+                            sizeof class_methods / sizeof class_methods[0]);
     if (ic_class_register_locked(ic_root_class) != IC_OK)
         ic_fatal("cannot register the root class: %s", ic_error_message());
     ic_unlock(&ic_runtime_lock);

@@ -52,8 +52,10 @@ static ic_class *zombie_class_for(ic_class *cls)
     zombie = atomic_load_explicit(&cls->zombie, memory_order_relaxed);
     if (!zombie && !ic_class_named_locked(name)) {
         ic_status status;
-        /* No superclass: nothing resolves from it, every lookup misses and traps. */
-        zombie = ic_class_allocate_locked(name, NULL, 0, &status);
+        /* No superclass: nothing resolves from it, every lookup misses and traps. No metaclass
+         * of its own either (its isa is the root metaclass): class objects never die, so a
+         * zombie class is only ever a class, never a class object's class. */
+        zombie = ic_class_allocate_bare_locked(name, &status);
         if (zombie) {
             zombie->zombie_of = cls;
             atomic_fetch_or_explicit(&zombie->flags, IC_CLASS_ZOMBIE | IC_CLASS_CUSTOM_RR,

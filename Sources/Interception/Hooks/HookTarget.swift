@@ -8,6 +8,11 @@ import CInterception
 /// after the hook, and of its subclasses; the class's own implementation is swapped, an
 /// inherited method gets an override, and the last hook cancelled gives the exact method back;
 /// class-wide calls take the libffi path).
+///
+/// Class methods are hooked on the class's ``RuntimeClass/metaclass``, the class of its class
+/// object: `try Counter.metaclass.hookInstead("make:") { … }` hooks `+make:` for `Counter` and
+/// its subclasses; `this` is the class object (``RuntimeObject/asClass``). A class object itself
+/// cannot be hooked as a ``RuntimeObject`` (it is never moved into an interception subclass).
 public protocol HookTarget {
     /// Registers a hook with the engine: `run` for each call, at `position`. Internal plumbing:
     /// use the typed `hook…` methods.

@@ -3,9 +3,11 @@
 import CInterception
 
 extension RuntimeClass {
-    /// Adds methods to a class while ``RuntimeClass/define(_:superclass:storageSize:_:)`` runs.
+    /// Adds methods and class methods to a class while
+    /// ``RuntimeClass/define(_:superclass:storageSize:_:)`` runs.
     ///
-    /// Method closures receive the receiver as `this`, then the arguments, typed; the method's
+    /// Method closures receive the receiver as `this` (for a class method, the class object:
+    /// ``RuntimeObject/asClass`` gives the class), then the arguments, typed; the method's
     /// type encoding is derived from those Swift types (see ``RuntimeValue``). Closures must be
     /// `@Sendable`: any thread may send the message. Each becomes a closure IMP of the runtime,
     /// kept for the life of the class.
@@ -43,9 +45,41 @@ extension RuntimeClass {
         public func method<each A: RuntimeValue, R: RuntimeValue>(
             _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
         ) throws(RuntimeError) {
-            let definingClass = UInt(bitPattern: cls)
+            try add(to: cls, selector, body)
+        }
+
+        /// Adds a class method implemented by `body`, which returns a value: a method of the
+        /// class's metaclass, sent to the class (``RuntimeClass/send(_:_:)->_``), inherited by
+        /// subclasses' class objects. `this` is the class object.
+        ///
+        /// ```swift
+        /// try c.classMethod("withValue:") { (this: RuntimeObject, x: Int32) -> Int32 in x * 100 }
+        /// ```
+        ///
+        /// - Throws: as `method(_:_:)`.
+        public func classMethod<each A: RuntimeValue, R: RuntimeValue>(
+            _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
+        ) throws(RuntimeError) {
+            try add(to: ic_class_metaclass(cls), selector, body)
+        }
+
+        /// Adds a class method implemented by `body`, which returns nothing (`v`).
+        ///
+        /// - Throws: as `method(_:_:)`.
+        public func classMethod<each A: RuntimeValue>(
+            _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
+        ) throws(RuntimeError) {
+            try add(to: ic_class_metaclass(cls), selector, body)
+        }
+
+        /// Adds a value-returning method closure to `target` (the class or its metaclass).
+        private func add<each A: RuntimeValue, R: RuntimeValue>(
+            to target: OpaquePointer, _ selector: Selector,
+            _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
+        ) throws(RuntimeError) {
+            let definingClass = UInt(bitPattern: target)
             let returnsObject = R.runtimeEncoding == "@"
-            try addClosure(selector, result: R.self, repeat (each A).self) { frame in
+            try addClosure(to: target, selector, result: R.self, repeat (each A).self) { frame in
                 let receiver = MethodFrame.receiver(frame)
                 let this = RuntimeObject(
                     retaining: receiver, methodClass: OpaquePointer(bitPattern: definingClass))
@@ -65,8 +99,16 @@ extension RuntimeClass {
         public func method<each A: RuntimeValue>(
             _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
         ) throws(RuntimeError) {
-            let definingClass = UInt(bitPattern: cls)
-            try addClosure(selector, result: NoResult.self, repeat (each A).self) { frame in
+            try add(to: cls, selector, body)
+        }
+
+        /// Adds a method closure that returns nothing to `target` (the class or its metaclass).
+        private func add<each A: RuntimeValue>(
+            to target: OpaquePointer, _ selector: Selector,
+            _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
+        ) throws(RuntimeError) {
+            let definingClass = UInt(bitPattern: target)
+            try addClosure(to: target, selector, result: NoResult.self, repeat (each A).self) { frame in
                 let receiver = MethodFrame.receiver(frame)
                 let this = RuntimeObject(
                     retaining: receiver, methodClass: OpaquePointer(bitPattern: definingClass))
@@ -89,7 +131,7 @@ extension RuntimeClass {
             let definingClass = UInt(bitPattern: cls)
             let superclass = UInt(bitPattern: self.superclass.pointer)
             let dealloc = KnownSelectors.shared.dealloc
-            try addClosure(dealloc, result: NoResult.self, allowReservedSelector: true) { frame in
+            try addClosure(to: cls, dealloc, result: NoResult.self, allowReservedSelector: true) { frame in
                 let receiver = MethodFrame.receiver(frame)
                 MethodFrame.runDeallocBody(
                     receiver, methodClass: OpaquePointer(bitPattern: definingClass)!, body)
@@ -116,6 +158,17 @@ extension RuntimeClass {
         /// - Throws: ``RuntimeError``: `IC_ERR_INVALID_ARGUMENT` if `imp` is not a C function
         ///   pointer; the runtime's errors for the encoding or an existing method.
         public func method<F>(_ selector: Selector, encoding: String, imp: F) throws(RuntimeError) {
+            try add(to: cls, selector, encoding: encoding, imp: imp)
+        }
+
+        /// `method(_:encoding:imp:)` for a class method: `imp` takes the class object first.
+        public func classMethod<F>(_ selector: Selector, encoding: String, imp: F) throws(RuntimeError) {
+            try add(to: ic_class_metaclass(cls), selector, encoding: encoding, imp: imp)
+        }
+
+        private func add<F>(to target: OpaquePointer, _ selector: Selector, encoding: String, imp: F)
+            throws(RuntimeError)
+        {
             try checkUsable()
             let typeName = String(describing: F.self)
             guard typeName.hasPrefix("@convention(c)"), MemoryLayout<F>.size == MemoryLayout<ic_imp>.size
@@ -126,7 +179,7 @@ extension RuntimeClass {
                 )
             }
             try RuntimeError.check(
-                ic_class_add_method(cls, selector.pointer, unsafeBitCast(imp, to: ic_imp.self), encoding))
+                ic_class_add_method(target, selector.pointer, unsafeBitCast(imp, to: ic_imp.self), encoding))
         }
 
         /// `method(_:encoding:imp:)` for an optional C function pointer (as C APIs
@@ -140,7 +193,7 @@ extension RuntimeClass {
 
         /// Makes a closure IMP for a Swift signature and adds it as the method `selector`.
         private func addClosure<each A: RuntimeValue, R: RuntimeValue>(
-            _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
+            to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
             allowReservedSelector: Bool = false, invoke: @escaping @Sendable (OpaquePointer) -> Void
         ) throws(RuntimeError) {
             try checkUsable()
@@ -159,7 +212,7 @@ extension RuntimeClass {
                 throw RuntimeError.lastCError()
             }
             let imp = try MethodClosure.makeIMP(signature: signature, invoke: invoke)
-            let status = ic_class_add_method(cls, selector.pointer, imp, encoding)
+            let status = ic_class_add_method(target, selector.pointer, imp, encoding)
             guard status == IC_OK else {
                 let error = RuntimeError.lastCError()
                 ic_closure_imp_destroy(imp)

@@ -1,6 +1,6 @@
-// Introspection of a class from Swift (SPEC 14): its methods with their selectors and encodings.
-// Protocols are listed in RuntimeClass+Protocols.swift, properties in
-// Properties/RuntimeProperty.swift.
+// Introspection of a class from Swift (SPEC 14): its methods with their selectors and encodings
+// (a metaclass's are the class methods: `cls.metaclass.methods`, `cls.classMethods`). Protocols
+// are listed in RuntimeClass+Protocols.swift, properties in Properties/RuntimeProperty.swift.
 import CInterception
 import Glibc
 

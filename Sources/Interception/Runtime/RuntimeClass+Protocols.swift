@@ -4,8 +4,9 @@ import Glibc
 
 extension RuntimeClass {
     /// Defines and registers a class that adopts `protocols`, checking that it implements (itself
-    /// or through its superclasses) every required instance method of each protocol and of the
-    /// protocols they incorporate, with the protocol's encoding.
+    /// or through its superclasses) every required instance method and every required class
+    /// method (the builder's `classMethod`) of each protocol and of the protocols they
+    /// incorporate, with the protocol's encoding.
     ///
     /// ```swift
     /// let Logger = try RuntimeClass.define("Logger", conformsTo: [Downloading]) { c in
@@ -13,10 +14,8 @@ extension RuntimeClass {
     /// }
     /// ```
     ///
-    /// Required class methods are not checked: classes do not answer messages yet.
-    ///
     /// - Throws: ``RuntimeError``: `IC_ERR_METHOD_NOT_FOUND` naming the first required method
-    ///   missing and its protocol, `IC_ERR_SIGNATURE_MISMATCH` for a method whose encoding
+    ///   missing (`-name` for an instance method, `+name` for a class method) and its protocol, `IC_ERR_SIGNATURE_MISMATCH` for a method whose encoding
     ///   differs from the protocol's; anything ``define(_:superclass:storageSize:_:)`` throws.
     ///   Nothing is registered then.
     public static func define(
@@ -50,18 +49,21 @@ extension RuntimeClass {
         var visited = Set<RuntimeProtocol>()
         while let current = pending.popLast() {
             guard visited.insert(current).inserted else { continue }
-            for d in current.methods(required: true) {
-                guard let types = ic_class_method_types(cls, d.selector.pointer) else {
+            for d in current.methods(required: true) + current.methods(required: true, instance: false) {
+                // Class methods are the metaclass's.
+                let sign = d.isInstanceMethod ? "-" : "+"
+                let owner = d.isInstanceMethod ? cls : ic_class_metaclass(cls)
+                guard let types = ic_class_method_types(owner, d.selector.pointer) else {
                     throw RuntimeError(
                         IC_ERR_METHOD_NOT_FOUND,
-                        "class \(name) does not implement -\(d.selector.name) (\(d.encoding)), required by "
-                            + "protocol \(current.name)")
+                        "class \(name) does not implement \(sign)\(d.selector.name) (\(d.encoding)), required "
+                            + "by protocol \(current.name)")
                 }
                 let implemented = String(cString: types)
                 if ic_signature_parse(implemented) != ic_signature_parse(d.encoding) {
                     throw RuntimeError(
                         IC_ERR_SIGNATURE_MISMATCH,
-                        "class \(name) implements -\(d.selector.name) as \(implemented), but protocol "
+                        "class \(name) implements \(sign)\(d.selector.name) as \(implemented), but protocol "
                             + "\(current.name) describes it as \(d.encoding)")
                 }
             }

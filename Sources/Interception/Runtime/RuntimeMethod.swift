@@ -30,6 +30,9 @@ public struct RuntimeMethod: Hashable, @unchecked Sendable, CustomStringConverti
     /// The method's current implementation (it changes when the method is replaced).
     public var implementation: ic_imp { ic_method_imp(pointer)! }
 
-    /// `-[Class selector] encoding`, for example `-[Counter add:] i@:i`.
-    public var description: String { "-[\(definingClass.name) \(selector.name)] \(encoding)" }
+    /// `-[Class selector] encoding`, for example `-[Counter add:] i@:i` (`+[Counter make] @@:`
+    /// for a class method, whose defining class is a metaclass).
+    public var description: String {
+        "\(definingClass.isMetaclass ? "+" : "-")[\(definingClass.name) \(selector.name)] \(encoding)"
+    }
 }

@@ -7,9 +7,9 @@ import Testing
 // made before or after, subclasses included; the class layer sits between an object's hooks and
 // the original; removal gives the class its exact method back; refusals.
 
-/// Adds a class-wide hook running `body`; returns its token.
+/// Adds a class-wide hook running `body` (on a metaclass: a class-method hook); returns its token.
 @discardableResult
-private func hookClass(
+func hookClass(
     _ cls: CLS?, _ name: String, _ position: ic_hook_position, options: UInt32 = 0,
     _ body: @escaping @Sendable (OpaquePointer) -> Void
 ) throws -> ic_observer_token {
@@ -22,10 +22,10 @@ private func hookClass(
     return token
 }
 
-private let classHookThunk: ObserverCallback = { call, context in
+let classHookThunk: ObserverCallback = { call, context in
     Unmanaged<HookBox>.fromOpaque(context!).takeUnretainedValue().body(call!)
 }
-private let classHookRelease: ReleaseCallback = { context in Unmanaged<HookBox>.fromOpaque(context!).release()
+let classHookRelease: ReleaseCallback = { context in Unmanaged<HookBox>.fromOpaque(context!).release()
 }
 
 /// `add:` logging "original <class tag> x" through a global log (set per test).

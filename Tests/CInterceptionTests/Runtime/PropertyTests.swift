@@ -189,4 +189,26 @@ struct CPropertyTests {
         ic_release(obj)
         #expect(ic_class_live_instance_count(leaf) == 0)
     }
+
+    @Test(
+        "a metaclass takes no synthesized property (class objects have no instance storage); class methods serve key-value coding on the class"
+    )
+    func metaclassProperties() throws {
+        let cls = try #require(ic_class_allocate(uniqueName("PMeta"), nil, 0))
+        let meta = try #require(ic_class_metaclass(cls))
+        #expect(ic_class_add_property(meta, "shared", "i", 0, nil, nil) == nil)
+        #expect(ic_error_status() == IC_ERR_INVALID_ARGUMENT)
+        let limit: Int32IMP = { _, _ in 7 }
+        #expect(ic_class_add_method(meta, sel("limit"), imp(limit), "i@:") == IC_OK)
+        #expect(
+            ic_class_add_property(
+                meta, "limit", "i", UInt32(IC_PROPERTY_DYNAMIC.rawValue | IC_PROPERTY_READONLY.rawValue), nil,
+                nil) != nil)
+        #expect(ic_class_register(cls) == IC_OK)
+        var value: Int32 = 0
+        #expect(ic_object_copy_value_for_key(ic_class_object(cls), "limit", "i", &value, 4) == IC_OK)
+        #expect(value == 7)
+        #expect(
+            ic_object_set_value_for_key(ic_class_object(cls), "limit", "i", &value, 4) == IC_ERR_READONLY_KEY)
+    }
 }

@@ -34,15 +34,19 @@ func lookup<F>(_ receiver: ID?, _ name: String, as type: F.Type) -> F {
     fn(ic_msg_lookup(receiver, sel(name)), as: type)
 }
 
-/// Allocates, fills with `methods` and registers a class with a unique name.
+/// Allocates, fills with `methods` (and class methods, on its metaclass) and registers a class
+/// with a unique name.
 @discardableResult
 func makeClass(
     _ base: String, superclass: CLS? = nil, storage: Int = 0,
-    methods: [(String, ic_imp, String)] = []
+    methods: [(String, ic_imp, String)] = [], classMethods: [(String, ic_imp, String)] = []
 ) throws -> CLS {
     let cls = try #require(ic_class_allocate(uniqueName(base), superclass, storage))
     for (name, implementation, types) in methods {
         try #require(ic_class_add_method(cls, sel(name), implementation, types) == IC_OK)
+    }
+    for (name, implementation, types) in classMethods {
+        try #require(ic_class_add_class_method(cls, sel(name), implementation, types) == IC_OK)
     }
     try #require(ic_class_register(cls) == IC_OK)
     return cls
