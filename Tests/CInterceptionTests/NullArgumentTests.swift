@@ -344,6 +344,15 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
         (
+            "ic_object_copy_property_value",
+            { f in
+                var out = 0
+                let property = ic_class_get_property(f.cls, "nullCaseProperty")
+                expectRefused(ic_object_copy_property_value(nil, property, &out, 8))
+                expectRefused(ic_object_copy_property_value(f.obj, nil, &out, 8))
+            }
+        ),
+        (
             "ic_object_copy_value_for_key_path",
             { f in
                 var out = 0

@@ -112,6 +112,7 @@ static ic_status synthesize_locked(ic_property *p)
     }
     ic_status s = ic_class_add_method_locked(cls, p->getter, getter_imp, a->getter_sig->types);
     if (s) return s;
+    p->getter_imp = getter_imp;
     if (set_sig) {
         s = ic_class_add_method_locked(cls, p->setter, setter_imp, set_sig->types);
         if (s) {

@@ -169,12 +169,11 @@ static ic_status take_ownership(const ic_sig_value *type, void *value)
     return IC_OK;
 }
 
-static bool getter_is_synthesized(ic_id obj, const key_access *access)
+/* Whether the object's getter is still the synthesized one (not replaced, intercepted or
+ * overridden): then reading the slot is exactly what it would do. Lock-free. */
+static bool getter_is_synthesized(ic_id obj, const ic_property *p)
 {
-    const ic_property *p = access->property;
-    if (!p || p->slot == IC_SLOT_NONE || !p->accessors) return false;
-    ic_method *m = ic_class_get_own_method(p->owner, p->getter);
-    return m && ic_msg_lookup(obj, p->getter) == ic_method_imp(m);
+    return p && p->getter_imp && ic_msg_lookup(obj, p->getter) == p->getter_imp;
 }
 
 ic_status ic_object_copy_value_for_key(ic_id obj, const char *key, const char *type, void *out,
@@ -190,7 +189,7 @@ ic_status ic_object_copy_value_for_key(ic_id obj, const char *key, const char *t
     ic_status s = resolve_getter(obj, key, &access);
     if (!s) s = check_type(obj, key, &access.sig->ret, type, size);
     if (s) return s;
-    if (getter_is_synthesized(obj, &access)) {
+    if (getter_is_synthesized(obj, access.property)) {
         if (!ic_property_load_owned(obj, access.property, out))
             return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory copying a string value");
         return IC_OK;
@@ -234,6 +233,40 @@ ic_sel ic_object_setter_for_key(ic_id obj, const char *key)
     }
     key_access access;
     return resolve_setter(obj, key, &access) ? NULL : access.sel;
+}
+
+ic_status ic_object_copy_property_value(ic_id obj, const ic_property *property, void *out,
+                                        size_t size)
+{
+    if (!obj || !property || !out)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_object_copy_property_value: %s is NULL",
+                       !obj        ? "obj"
+                       : !property ? "property"
+                                   : "out");
+    if (size < property->size)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT,
+                       "property \"%s\": a buffer of %zu bytes cannot hold a \"%s\" (%zu bytes)",
+                       property->name, size, property->type, property->size);
+    if (!ic_class_is_subclass_of(ic_object_isa(obj), property->owner))
+        return ic_fail(IC_ERR_INVALID_ARGUMENT,
+                       "property \"%s\" belongs to \"%s\", not to an instance of \"%s\"",
+                       property->name, property->owner->name, ic_object_isa(obj)->name);
+    if (getter_is_synthesized(obj, property)) {
+        if (!ic_property_load_owned(obj, property, out))
+            return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory copying a string value");
+        return IC_OK;
+    }
+    key_access access = {.sel = property->getter, .sig = NULL, .property = property};
+    if (!responds(obj, access.sel)) return unknown_key(obj, property->name, "getter");
+    ic_status s = accessor_signature(obj, &access);
+    if (s) return s;
+    if (access.sig->arg_count != 2 || strcmp(access.sig->ret.encoding, property->type) != 0)
+        return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
+                       "-[%s %s] (\"%s\") is not the getter of property \"%s\" (\"%s\")",
+                       ic_object_isa(obj)->name, ic_sel_name(access.sel), access.sig->types,
+                       property->name, property->type);
+    s = send_accessor(obj, &access, NULL, out);
+    return s ? s : take_ownership(&access.sig->ret, out);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -136,6 +136,19 @@ IC_EXPORT ic_status ic_object_copy_value_for_key(ic_id obj, const char *key, con
 IC_EXPORT ic_status ic_object_set_value_for_key(ic_id obj, const char *key, const char *type,
                                                 const void *value, size_t size);
 
+/*
+ * As ic_object_copy_value_for_key for a property already looked up (ic_class_get_property): reads
+ * `property` of `obj` through its getter, or straight from its slot while the object's getter is
+ * still the synthesized one (no lookup by name, no lock but the slot's: what property
+ * observation uses after every set).
+ * Errors: IC_ERR_INVALID_ARGUMENT (NULL argument, `size` too small, `obj` not an instance of the
+ * property's class), IC_ERR_UNKNOWN_KEY (a dynamic property whose getter is missing),
+ * IC_ERR_SIGNATURE_MISMATCH (a hand-written getter whose type is not the property's),
+ * IC_ERR_OUT_OF_MEMORY.
+ */
+IC_EXPORT ic_status ic_object_copy_property_value(ic_id obj, const ic_property *property, void *out,
+                                                  size_t size);
+
 /* As ic_object_copy_value_for_key, along a key path. A NULL object on the way fills `out` with
  * zeros and returns IC_OK. Errors: as ic_object_copy_value_for_key; IC_ERR_SIGNATURE_MISMATCH
  * also when a key before the last does not name an object. */

@@ -30,6 +30,9 @@ struct ic_property {
     ic_property_slot slot; /* immutable */
     size_t offset;         /* of the slot from the object's start; 0 when dynamic */
     size_t size;           /* the type's size */
+    /* The synthesized getter's IMP (NULL when dynamic): a lookup that still answers it means
+     * the slot can be read directly (kvc.c). Set once before the class is registered. */
+    ic_imp getter_imp;
     /* The accessor closures the libffi layer made, and how to free them (for a class disposed
      * before registration). */
     void *accessors;

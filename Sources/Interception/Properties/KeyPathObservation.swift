@@ -38,26 +38,22 @@ enum KeyPathObservation {
         let key = keys.first!
         let rest = keys.dropFirst()
         if rest.isEmpty {
-            return changes(of: object, key: key, strong: strong, encoding: Element.propertyEncoding) {
-                try? $0.value(forKey: key, as: Element.self)
-            }
+            return changes(of: object, key: key, strong: strong, as: Element.self)
         }
-        let children = changes(of: object, key: key, strong: strong, encoding: "@") {
-            (try? $0.value(forKey: key, as: RuntimeObject?.self)) ?? nil
-        }
+        let children = changes(of: object, key: key, strong: strong, as: RuntimeObject?.self)
         return children.flatMapLatest { child -> Observable<Element?> in
-            guard let child else { return .just(nil) }
+            guard let child = child ?? nil else { return .just(nil) }
             // A dead intermediate reads nil from then on (its weak parent property is zeroed).
             return path(of: child, rest, strong: false, as: type).concat(Observable.just(nil))
         }
     }
 
-    /// The value `read` gives for `object` now and after every call of `key`'s setter on it,
-    /// serialized (setters may run on any thread). Completes when `object` dies.
-    private static func changes<Value>(
-        of object: RuntimeObject, key: String, strong: Bool, encoding: String,
-        read: @escaping (RuntimeObject) -> Value
-    ) -> Observable<Value> {
+    /// `key`'s value on `object` now and after every call of its setter on it (read by a
+    /// ``PropertySink`` during the call), serialized: setters may run on any thread, and a
+    /// subscriber may set the key again. Completes when `object` dies.
+    private static func changes<Value: PropertyValue>(
+        of object: RuntimeObject, key: String, strong: Bool, as type: Value.Type
+    ) -> Observable<Value?> {
         let weakObject = WeakRuntimeObject(object)
         let keeper: RuntimeObject? = strong ? object : nil
         return Observable.create { observer in
@@ -65,38 +61,40 @@ enum KeyPathObservation {
                 observer.onCompleted()
                 return Disposables.create()
             }
-            do throws(RuntimeError) {
-                try checkKey(key, of: object, encoding: encoding)
+            let sink: PropertySink<Value>
+            do {
+                sink = try propertySink(of: object, key: key, as: type)
             } catch {
                 observer.onError(error)
                 return Disposables.create()
             }
-            guard let setter = ic_object_setter_for_key(object.pointer, key) else {
-                observer.onError(RuntimeError.lastCError())
-                return Disposables.create()
-            }
             let lock = Lock(recursive: true)
-            let subscription = object.rx.methodInvoked(Selector(pointer: setter)).subscribe { event in
-                lock.withLock {
-                    switch event {
-                    case .next:
-                        // The setter just returned, so the object is alive unless this is its
-                        // dealloc calling the setter (then there is nothing left to report).
-                        if let object = weakObject.object {
-                            observer.onNext(read(object))
-                        }
-                    case .error(let error):
-                        observer.onError(error)
-                    case .completed:
-                        observer.onCompleted()
-                    }
-                }
+            let subscription = sink.observable(of: sink.subject.asObservable()).subscribe { event in
+                lock.withLock { observer.on(event) }
             }
-            lock.withLock { observer.onNext(read(object)) }
+            lock.withLock { observer.onNext(sink.reader.read(object.pointer)) }
             return Disposables.create {
                 subscription.dispose()
                 withExtendedLifetime(keeper) {}
             }
+        }
+    }
+
+    /// The object's sink for `key` read as `Value`, after checking the key.
+    private static func propertySink<Value: PropertyValue>(
+        of object: RuntimeObject, key: String, as type: Value.Type
+    ) throws -> PropertySink<Value> {
+        try checkKey(key, of: object, encoding: Value.propertyEncoding)
+        guard let setter = ic_object_setter_for_key(object.pointer, key) else {
+            throw RuntimeError.lastCError()
+        }
+        let selector = Selector(pointer: setter)
+        let reader = try PropertyReader<Value>(key: key, of: object)
+        let sinkKey = TypedSinkKey(
+            selector: selector, phase: IC_OBSERVE_AFTER, types: ObjectIdentifier(PropertySink<Value>.self),
+            detail: key)
+        return try InterceptionState.of(object).typedSink(key: sinkKey, for: object) { _ in
+            PropertySink(object: object, setter: selector, reader: reader)
         }
     }
 

@@ -137,4 +137,6 @@ struct TypedSinkKey: Hashable {
     let selector: Selector
     let phase: ic_observer_phase
     let types: ObjectIdentifier
+    /// What else tells two sinks of one selector apart (the key a property sink reads).
+    var detail: String = ""
 }

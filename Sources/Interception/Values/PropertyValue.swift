@@ -54,17 +54,16 @@ extension PropertyValue where Self: RuntimeValue {
     /// is an optional. A `*` read this way is the caller's malloc'ed copy: read strings as
     /// `String`.
     public static func _adoptPropertyBytes(_ bytes: UnsafeRawPointer) -> Self? {
-        let encoding = runtimeEncoding
-        let isPointer =
-            MemoryLayout<RuntimeRepresentation>.size == MemoryLayout<UInt>.size
-            && "@#:*^".contains(encoding.first ?? "?")
-        if isPointer, bytes.loadUnaligned(as: UInt.self) == 0,
+        let isWord = MemoryLayout<RuntimeRepresentation>.size == MemoryLayout<UInt>.size
+        // Only a zero word can be a NULL pointer: the type questions are asked for it alone.
+        if isWord, bytes.loadUnaligned(as: UInt.self) == 0,
+            "@#:*^".utf8.contains(runtimeEncoding.utf8.first ?? 0),
             !(Self.self is any ExpressibleByNilLiteral.Type)
         {
             return nil
         }
         let value = Self(runtimeRepresentation: bytes.loadUnaligned(as: RuntimeRepresentation.self))
-        if encoding == "@" {
+        if isWord, runtimeEncoding == "@" {
             // The handle retained it again: give back the reference the caller was handed.
             ic_release(OpaquePointer(bitPattern: bytes.loadUnaligned(as: UInt.self)))
         }

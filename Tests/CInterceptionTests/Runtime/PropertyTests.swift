@@ -211,4 +211,29 @@ struct CPropertyTests {
         #expect(
             ic_object_set_value_for_key(ic_class_object(cls), "limit", "i", &value, 4) == IC_ERR_READONLY_KEY)
     }
+
+    @Test(
+        "a property read through its record: the slot while the getter is synthesized, the getter once replaced, refused for another class"
+    )
+    func copyPropertyValue() throws {
+        let cls = try makePropertyClass("PRecord") { cls in
+            try #require(ic_class_add_property(cls, "n", "i", 0, nil, nil) != nil)
+        }
+        let property = try #require(ic_class_get_property(cls, "n"))
+        let obj = try #require(ic_class_create_instance(cls))
+        var n: Int32 = 5
+        #expect(ic_object_set_value_for_key(obj, "n", "i", &n, 4) == IC_OK)
+        n = 0
+        #expect(ic_object_copy_property_value(obj, property, &n, 4) == IC_OK)
+        #expect(n == 5)
+        #expect(ic_object_copy_property_value(obj, property, &n, 2) == IC_ERR_INVALID_ARGUMENT)
+        let replaced: Int32IMP = { _, _ in 99 }
+        #expect(ic_class_replace_method(cls, sel("n"), imp(replaced), "i@:", nil) == IC_OK)
+        #expect(ic_object_copy_property_value(obj, property, &n, 4) == IC_OK)
+        #expect(n == 99)
+        let other = try #require(ic_class_create_instance(try makeClass("PRecordOther")))
+        #expect(ic_object_copy_property_value(other, property, &n, 4) == IC_ERR_INVALID_ARGUMENT)
+        ic_release(other)
+        ic_release(obj)
+    }
 }
