@@ -320,8 +320,8 @@ static ic_status access_key_path(const char *function, ic_id obj, const char *ke
                        : out       ? "out"
                                    : "value");
     char scratch[4 * MAX_KEY];
-    ic_id target;
-    const char *last;
+    ic_id target = NULL;
+    const char *last = NULL;
     ic_status s = follow_path(obj, key_path, scratch, sizeof scratch, &target, &last);
     if (s) return s;
     if (target) {
