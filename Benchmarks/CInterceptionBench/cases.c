@@ -203,6 +203,14 @@ static double run_direct_call(uint64_t ops)
     return bad ? -1 : t1 - t0;
 }
 
+/* IC_MSG add: to any object (the Swift driver's `send_to_swift_method`: a method defined by a
+ * Swift closure, sent from C). */
+double icb_time_msg_add(ic_id receiver, uint64_t ops)
+{
+    if (!sel_add) sel_add = ic_sel_register("add:");
+    ADD_LOOP(receiver, false)
+}
+
 static double run_send_unintercepted(uint64_t ops)
 {
     ADD_LOOP(plain, false)
