@@ -28,11 +28,27 @@ extension RuntimeObject {
     ///   forwards a selector when its class overrides `forwardInvocation:` and its
     ///   `methodSignatureForSelector:` answers for the selector), or
     ///   `IC_ERR_SIGNATURE_MISMATCH` if the Swift types do not match the method's encoding.
+    @inlinable
     public func send<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) -> R {
         var signature = SwiftSignature(R.self)
         repeat signature.append((each A).self)
+        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
+            var registers = RegisterFile()
+            var index = 0
+            repeat registers.place(each arguments, fast.shape, &index)
+            return fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
+        }
+        return try sendChecked(selector, signature, repeat each arguments)
+    }
+
+    /// The checked path of `send`: makes (or revalidates) the plan, then calls through
+    /// registers or an invocation. Not inlined: the specialized `send` bodies stay small.
+    @usableFromInline
+    func sendChecked<each A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ signature: borrowing SwiftSignature, _ arguments: repeat each A
+    ) throws(RuntimeError) -> R {
         var call = try MessageCall(
             receiver: pointer, superclass: nil, selector: selector, signature: signature
         ) {
@@ -49,11 +65,27 @@ extension RuntimeObject {
     /// Sends `selector` with `arguments` to a method that returns nothing (`v`).
     ///
     /// - Throws: as the value-returning `send(_:_:)`.
+    @inlinable
     public func send<each A: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
         var signature = SwiftSignature(NoResult.self)
         repeat signature.append((each A).self)
+        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
+            var registers = RegisterFile()
+            var index = 0
+            repeat registers.place(each arguments, fast.shape, &index)
+            let _: NoResult = fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
+            return
+        }
+        try sendCheckedVoid(selector, signature, repeat each arguments)
+    }
+
+    /// The checked path of the `void` `send`.
+    @usableFromInline
+    func sendCheckedVoid<each A: RuntimeValue>(
+        _ selector: Selector, _ signature: borrowing SwiftSignature, _ arguments: repeat each A
+    ) throws(RuntimeError) {
         var call = try MessageCall(
             receiver: pointer, superclass: nil, selector: selector, signature: signature
         ) {
