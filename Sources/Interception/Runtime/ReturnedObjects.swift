@@ -80,16 +80,26 @@ enum ReturnedObjects {
     /// and `pthread_getspecific` twice was about a tenth of a fast send (perf). Exact with
     /// relaxed loads: this thread's own increments and decrements are ordered before its later
     /// loads of the counter (coherence), and no thread's share of the count is ever negative.
-    @usableFromInline
+    @inlinable @inline(__always)
     static var mark: Int {
-        guard parkedObjects.load(ordering: .relaxed) != 0 else { return 0 }
-        return currentPool?.pointee.count ?? 0
+        parkedObjects.load(ordering: .relaxed) == 0 ? 0 : poolDepth
     }
 
-    /// Releases every object parked since `mark` was taken, newest first.
+    /// The calling thread's pool depth.
     @usableFromInline
+    static var poolDepth: Int { currentPool?.pointee.count ?? 0 }
+
+    /// Releases every object parked since `mark` was taken, newest first.
+    @inlinable @inline(__always)
     static func drain(to mark: Int) {
-        guard parkedObjects.load(ordering: .relaxed) != 0, let pool = currentPool else { return }
+        if parkedObjects.load(ordering: .relaxed) != 0 {
+            drainPool(to: mark)
+        }
+    }
+
+    @usableFromInline
+    static func drainPool(to mark: Int) {
+        guard let pool = currentPool else { return }
         while pool.pointee.count > mark {
             let object = pool.pointee.removeLast()
             parkedObjects.subtract(1, ordering: .relaxed)
@@ -103,4 +113,5 @@ enum ReturnedObjects {
 
 /// How many objects are parked in all threads' pools (see ``ReturnedObjects/mark``). A global
 /// `Atomic` is initialized when the library loads: reading it is one load, no `swift_once`.
-private let parkedObjects = Atomic<Int>(0)
+@usableFromInline
+let parkedObjects = Atomic<Int>(0)

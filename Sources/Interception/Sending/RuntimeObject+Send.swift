@@ -34,32 +34,12 @@ extension RuntimeObject {
     ) throws(RuntimeError) -> R {
         var signature = SwiftSignature(R.self)
         repeat signature.append((each A).self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            var registers = RegisterFile()
-            var index = 0
-            repeat registers.place(each arguments, fast.shape, &index)
-            return fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
+        guard let fast = fastSend(selector, signature) else {
+            return try sendChecked(selector, signature, repeat each arguments)
         }
-        return try sendChecked(selector, signature, repeat each arguments)
-    }
-
-    /// The checked path of `send`: makes (or revalidates) the plan, then calls through
-    /// registers or an invocation. Not inlined: the specialized `send` bodies stay small.
-    @usableFromInline
-    func sendChecked<each A: RuntimeValue, R: RuntimeValue>(
-        _ selector: Selector, _ signature: borrowing SwiftSignature, _ arguments: repeat each A
-    ) throws(RuntimeError) -> R {
-        var call = try MessageCall(
-            receiver: pointer, superclass: nil, selector: selector, signature: signature
-        ) {
-            key, lookupClass throws(RuntimeError) in
-            try SendPlan.make(
-                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector, result: R.self,
-                repeat (each A).self)
-        }
-        var registers = RegisterFile()
-        repeat call.append(each arguments, to: &registers)
-        return try call.invoke(returning: R.self, registers: registers)
+        var fastArguments = fast.arguments
+        repeat fastArguments.place(each arguments)
+        return fast.result(receiver: pointer, selector: selector.pointer, fastArguments)
     }
 
     /// Sends `selector` with `arguments` to a method that returns nothing (`v`).
@@ -69,34 +49,30 @@ extension RuntimeObject {
     public func send<each A: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) {
-        var signature = SwiftSignature(NoResult.self)
-        repeat signature.append((each A).self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            var registers = RegisterFile()
-            var index = 0
-            repeat registers.place(each arguments, fast.shape, &index)
-            let _: NoResult = fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
-            return
-        }
-        try sendCheckedVoid(selector, signature, repeat each arguments)
+        let _: NoResult = try send(selector, repeat each arguments)
     }
 
-    /// The checked path of the `void` `send`.
+    /// The checked path of every send: makes (or revalidates) the plan, then calls through
+    /// registers or an invocation. Not inlined: the specialized `send` bodies stay small.
+    ///
+    /// - Parameter superclass: `nil` for a send, the class where the lookup starts for a
+    ///   super send.
     @usableFromInline
-    func sendCheckedVoid<each A: RuntimeValue>(
-        _ selector: Selector, _ signature: borrowing SwiftSignature, _ arguments: repeat each A
-    ) throws(RuntimeError) {
+    func sendChecked<each A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ signature: borrowing SwiftSignature, superclass: OpaquePointer? = nil,
+        _ arguments: repeat each A
+    ) throws(RuntimeError) -> R {
         var call = try MessageCall(
-            receiver: pointer, superclass: nil, selector: selector, signature: signature
+            receiver: pointer, superclass: superclass, selector: selector, signature: signature
         ) {
             key, lookupClass throws(RuntimeError) in
             try SendPlan.make(
-                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector,
-                result: NoResult.self, repeat (each A).self)
+                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector, result: R.self,
+                repeat (each A).self)
         }
         var registers = RegisterFile()
         repeat call.append(each arguments, to: &registers)
-        _ = try call.invoke(returning: NoResult.self, registers: registers)
+        return try call.invoke(returning: R.self, registers: registers)
     }
 
     /// Sends `selector` to the superclass implementation, from inside a method closure.
@@ -175,15 +151,6 @@ extension RuntimeObject {
     ) throws(RuntimeError) -> R {
         var signature = SwiftSignature(R.self)
         repeat signature.append((each A).self)
-        var call = try MessageCall(
-            receiver: pointer, superclass: superclass, selector: selector, signature: signature
-        ) { key, lookupClass throws(RuntimeError) in
-            try SendPlan.make(
-                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector, result: R.self,
-                repeat (each A).self)
-        }
-        var registers = RegisterFile()
-        repeat call.append(each arguments, to: &registers)
-        return try call.invoke(returning: R.self, registers: registers)
+        return try sendChecked(selector, signature, superclass: superclass, repeat each arguments)
     }
 }

@@ -14,25 +14,17 @@ extension RuntimeObject {
     @inlinable
     public func send<R: RuntimeValue>(_ selector: Selector) throws(RuntimeError) -> R {
         let signature = SwiftSignature(R.self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            return fast.result(receiver: pointer, selector: selector.pointer, registers: RegisterFile())
-        }
-        return try sendChecked(selector, signature)
+        guard let fast = fastSend(selector, signature) else { return try sendChecked(selector, signature) }
+        return fast.result(receiver: pointer, selector: selector.pointer, fast.arguments)
     }
 
     @_documentation(visibility: internal)
     @inlinable
     public func send<A: RuntimeValue, R: RuntimeValue>(_ selector: Selector, _ a: A) throws(RuntimeError) -> R
     {
-        var signature = SwiftSignature(R.self)
-        signature.append(A.self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            var registers = RegisterFile()
-            var index = 0
-            registers.place(a, fast.shape, &index)
-            return fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
-        }
-        return try sendChecked(selector, signature, a)
+        let signature = SwiftSignature(R.self).appending(A.self)
+        guard let fast = fastSend(selector, signature) else { return try sendChecked(selector, signature, a) }
+        return fast.result(receiver: pointer, selector: selector.pointer, fast.arguments.placing(a))
     }
 
     @_documentation(visibility: internal)
@@ -40,17 +32,12 @@ extension RuntimeObject {
     public func send<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ a: A, _ b: B
     ) throws(RuntimeError) -> R {
-        var signature = SwiftSignature(R.self)
-        signature.append(A.self)
-        signature.append(B.self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            var registers = RegisterFile()
-            var index = 0
-            registers.place(a, fast.shape, &index)
-            registers.place(b, fast.shape, &index)
-            return fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
+        let signature = SwiftSignature(R.self).appending(A.self).appending(B.self)
+        guard let fast = fastSend(selector, signature) else {
+            return try sendChecked(selector, signature, a, b)
         }
-        return try sendChecked(selector, signature, a, b)
+        return fast.result(
+            receiver: pointer, selector: selector.pointer, fast.arguments.placing(a).placing(b))
     }
 
     @_documentation(visibility: internal)
@@ -58,19 +45,12 @@ extension RuntimeObject {
     public func send<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ a: A, _ b: B, _ c: C
     ) throws(RuntimeError) -> R {
-        var signature = SwiftSignature(R.self)
-        signature.append(A.self)
-        signature.append(B.self)
-        signature.append(C.self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            var registers = RegisterFile()
-            var index = 0
-            registers.place(a, fast.shape, &index)
-            registers.place(b, fast.shape, &index)
-            registers.place(c, fast.shape, &index)
-            return fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
+        let signature = SwiftSignature(R.self).appending(A.self).appending(B.self).appending(C.self)
+        guard let fast = fastSend(selector, signature) else {
+            return try sendChecked(selector, signature, a, b, c)
         }
-        return try sendChecked(selector, signature, a, b, c)
+        let arguments = fast.arguments.placing(a).placing(b).placing(c)
+        return fast.result(receiver: pointer, selector: selector.pointer, arguments)
     }
 
     @_documentation(visibility: internal)
@@ -78,21 +58,19 @@ extension RuntimeObject {
     public func send<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D
     ) throws(RuntimeError) -> R {
-        var signature = SwiftSignature(R.self)
-        signature.append(A.self)
-        signature.append(B.self)
-        signature.append(C.self)
-        signature.append(D.self)
-        if let fast = FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature) {
-            var registers = RegisterFile()
-            var index = 0
-            registers.place(a, fast.shape, &index)
-            registers.place(b, fast.shape, &index)
-            registers.place(c, fast.shape, &index)
-            registers.place(d, fast.shape, &index)
-            return fast.result(receiver: pointer, selector: selector.pointer, registers: registers)
+        let signature = SwiftSignature(R.self).appending(A.self).appending(B.self).appending(C.self)
+            .appending(D.self)
+        guard let fast = fastSend(selector, signature) else {
+            return try sendChecked(selector, signature, a, b, c, d)
         }
-        return try sendChecked(selector, signature, a, b, c, d)
+        let arguments = fast.arguments.placing(a).placing(b).placing(c).placing(d)
+        return fast.result(receiver: pointer, selector: selector.pointer, arguments)
+    }
+
+    /// The fast path for `signature`, if ``FastSend`` confirms it.
+    @inlinable @inline(__always)
+    func fastSend(_ selector: Selector, _ signature: borrowing SwiftSignature) -> FastSend? {
+        FastSend.resolve(receiver: pointer, selector: selector.pointer, signature: signature)
     }
 
     // `void` methods: the same calls with no result (`NoResult`, whose register bits are ignored).

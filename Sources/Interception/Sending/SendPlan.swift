@@ -24,15 +24,16 @@ struct SendPlanKey: Hashable, Sendable {
 /// compatible. A send whose lookup returns another IMP (a method added in a subclass, replaced,
 /// exchanged, intercepted) re-checks the method before calling it, so a cached plan never
 /// outlives a change of signature.
+@usableFromInline
 struct SendPlan: ~Copyable {
     let key: SendPlanKey
     /// The Swift types (result first, as metadata addresses), owned by the plan.
-    let swiftTypes: UnsafeMutableBufferPointer<UInt>
+    @usableFromInline let swiftTypes: UnsafeMutableBufferPointer<UInt>
     /// The Swift call's interned signature (immortal). Compatible with the method's (same ABI),
     /// so calls are made with it.
     let signature: OpaquePointer
     /// How to call through registers, or `nil` to call through an invocation (libffi).
-    let direct: DirectCallShape?
+    @usableFromInline let direct: DirectCallShape?
     /// Whether the plan may be cached: false when the selector is forwarded, since then the
     /// signature is whatever the receiver's `methodSignatureForSelector:` answers this time.
     let cacheable: Bool

@@ -41,12 +41,20 @@ struct SwiftSignature {
         hash = x ^ (x >> 29)
     }
 
+    /// This signature with `type` appended.
+    @inlinable @inline(__always)
+    func appending<T: RuntimeValue>(_ type: T.Type) -> SwiftSignature {
+        var signature = self
+        signature.append(type)
+        return signature
+    }
+
     /// Whether the signature can be confirmed exactly (and so cached).
     @inlinable @inline(__always)
     var isCacheable: Bool { count <= Self.inlineCapacity }
 
     /// Whether `list` holds exactly these types.
-    @inline(__always)
+    @inlinable @inline(__always)
     func matches(_ list: UnsafeBufferPointer<UInt>) -> Bool {
         guard isCacheable, list.count == count else { return false }
         for index in 0..<count where list[index] != types[index] {
