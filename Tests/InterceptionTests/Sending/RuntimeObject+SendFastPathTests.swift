@@ -52,30 +52,6 @@ struct RuntimeObjectSendFastPathTests {
         #expect(takesFastPath(object, "add:", result: Int32.self, Int32.self))
     }
 
-    @Test("an override with another encoding added between two fast sends throws instead of being called")
-    func overrideWithOtherEncodingBetweenFastSends() throws {
-        let base = try RuntimeClass.define(uniqueName("FastBase")) { c in
-            try c.method("value") { (this: RuntimeObject) -> Int32 in 7 }
-        }
-        let sub = try plainClass("FastSub", superclass: base)
-        let object = sub.new()
-        for _ in 0..<2 {
-            let r: Int32 = try object.send("value")
-            #expect(r == 7)
-        }
-        let doubleValue: @convention(c) (OpaquePointer?, OpaquePointer?) -> Double = { _, _ in 2.5 }
-        #expect(
-            ic_class_add_method(
-                sub.pointer, Selector("value").pointer, unsafeBitCast(doubleValue, to: ic_imp.self), "d@:")
-                == IC_OK)
-        for _ in 0..<2 {
-            let error = try #require(throws: RuntimeError.self) { let _: Int32 = try object.send("value") }
-            #expect(error.statusName == "IC_ERR_SIGNATURE_MISMATCH")
-        }
-        let now: Double = try object.send("value")
-        #expect(now == 2.5)
-    }
-
     @Test("an object moved to a class with another encoding between two fast sends throws")
     func objectMovedToAnotherClassBetweenFastSends() throws {
         let ints = try RuntimeClass.define(uniqueName("FastInts")) { c in
