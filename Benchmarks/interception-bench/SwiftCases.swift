@@ -13,7 +13,11 @@ private final class SwiftBench: @unchecked Sendable {
     let plain: RuntimeObject
     /// An object whose `sum:b:c:d:e:f:` (six 64-bit integers) is beyond the typed fast path.
     let generic: RuntimeObject
+    /// An instance of a class whose add: is a Swift closure.
+    let swiftMethod: RuntimeObject
     let sentOptimized: RuntimeObject
+    /// add: observed through a typed `sentMessage(_:as:)` (trampoline).
+    let sentTypedOptimized: RuntimeObject
     let invokedOptimized: RuntimeObject
     let sentForwarded: RuntimeObject
     /// An object that was observed through sentMessage and methodInvoked, every subscription
@@ -41,6 +45,11 @@ private final class SwiftBench: @unchecked Sendable {
             try c.method("sum:b:c:d:e:f:", encoding: "q@:qqqqqq", imp: sum6)
         }
         generic = genericClass.new()
+        let closureClass = try! RuntimeClass.define("SwiftBenchClosureCounter") { c in
+            try c.method("add:") { (_: RuntimeObject, x: Int32) -> Int32 in x &+ 1 }
+        }
+        swiftMethod = closureClass.new()
+        sentTypedOptimized = counterClass.new()
         plain = counterClass.new()
         sentOptimized = counterClass.new()
         invokedOptimized = counterClass.new()
@@ -48,6 +57,8 @@ private final class SwiftBench: @unchecked Sendable {
         afterDispose = counterClass.new()
         let counter = self.counter
         sentOptimized.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
+        let typed = sentTypedOptimized.rx.sentMessage("add:", as: Int32.self)
+        typed.subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
         invokedOptimized.rx.methodInvoked("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(
             by: bag)
         // The same method forced through the libffi forward path (prepared before subscribing).
@@ -57,8 +68,9 @@ private final class SwiftBench: @unchecked Sendable {
                 == IC_OK)
         precondition(
             ic_intercept_path_of(sentForwarded.pointer, Selector("add:").pointer) == IC_PATH_FORWARDED)
-        precondition(
-            ic_intercept_path_of(sentOptimized.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
+        for object in [sentOptimized, sentTypedOptimized] {
+            precondition(ic_intercept_path_of(object.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
+        }
         sentForwarded.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
         afterDispose.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).dispose()
         afterDispose.rx.methodInvoked("add:").subscribe(onNext: { _ in counter.value += 1 }).dispose()
@@ -191,6 +203,14 @@ func swiftCases() -> [BenchCase] {
             name: "swift_send", description: "RuntimeObject.send add: from Swift (typed fast path)",
             prepare: ready, run: { timeSends(SwiftBench.shared.plain, ops: $0, observed: false) }),
         BenchCase(
+            name: "swift_send_to_swift_method",
+            description: "RuntimeObject.send add: from Swift to a method defined by a Swift closure",
+            prepare: ready, run: { timeSends(SwiftBench.shared.swiftMethod, ops: $0, observed: false) }),
+        BenchCase(
+            name: "send_to_swift_method",
+            description: "IC_MSG add: from C to a method defined by a Swift closure",
+            prepare: ready, run: { icb_time_msg_add(SwiftBench.shared.swiftMethod.pointer, $0) }),
+        BenchCase(
             name: "swift_send_generic",
             description: "RuntimeObject.send of a six-integer method (generic invocation path)",
             prepare: ready, run: timeGenericSends),
@@ -198,6 +218,11 @@ func swiftCases() -> [BenchCase] {
             name: "swift_sentMessage_optimized",
             description: "Swift send of add: with one rx.sentMessage subscriber (trampoline)",
             prepare: ready, run: { timeSends(SwiftBench.shared.sentOptimized, ops: $0, observed: true) }),
+        BenchCase(
+            name: "swift_sentMessage_typed_optimized",
+            description: "Swift send of add: with one typed rx.sentMessage(_:as:) subscriber (trampoline)",
+            prepare: ready,
+            run: { timeSends(SwiftBench.shared.sentTypedOptimized, ops: $0, observed: true) }),
         BenchCase(
             name: "swift_send_after_dispose",
             description: "Swift send of add: to an object whose rx subscriptions were all disposed",

@@ -83,8 +83,20 @@ func measure(_ bench: BenchCase, quick: Bool) -> Result? {
     let baseOps: Double = quick ? 20_000 : 2_000_000
     let ops = UInt64(max(10, baseOps * bench.scale))
     let reps = quick ? 3 : 15
-    // Warm up: fill caches, create lazily built state.
-    guard bench.run(ops / 4 + 1) >= 0 else { return nil }
+    // Warm up: fill caches, create lazily built state, and run the case itself long enough
+    // (at least 50 ms, 5 ms with --quick) that the core's clock, caches and branch predictors
+    // are in the state this case's loop leaves them, whatever ran before it: a single short
+    // warm-up let a case measured right after an expensive one (or first in a filtered run)
+    // differ from the same case in a full run.
+    let warmUpNs: Double = quick ? 5e6 : 50e6
+    var warmedNs = 0.0
+    var warmUps = 0
+    repeat {
+        let ns = bench.run(ops / 4 + 1)
+        guard ns >= 0 else { return nil }
+        warmedNs += ns
+        warmUps += 1
+    } while warmedNs < warmUpNs && warmUps < 1_000
     var times: [Double] = []
     var allocationCount: UInt64 = 0
     var byteCount: UInt64 = 0

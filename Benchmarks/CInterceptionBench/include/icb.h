@@ -46,6 +46,10 @@ uint64_t icb_last_run_bytes(void);
 /* The time now, in nanoseconds (CLOCK_MONOTONIC). */
 double icb_now_ns(void);
 
+/* Times `ops` sends of add: (i@:i) to `receiver` with IC_MSG, checking each result; returns the
+ * elapsed nanoseconds, or a negative value if a result was wrong. */
+double icb_time_msg_add(ic_id receiver, uint64_t ops);
+
 /* add: for the Swift cases (i@:i), the same body as the C cases' method. */
 int icb_swift_add(ic_id self, ic_sel cmd, int x);
 

@@ -29,13 +29,10 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
     }
 
     override func deliver(_ call: OpaquePointer) {
+        // A static helper and an `inout` index rather than a nested function capturing the
+        // index: the capture cost a dynamic exclusivity check per argument (perf).
         var index = 2
-        func next<U: RuntimeValue>(_ type: U.Type) -> U {
-            defer { index += 1 }
-            let p = UnsafeRawPointer(ic_invocation_argument_pointer(call, index)!)
-            return U(runtimeRepresentation: p.loadUnaligned(as: U.RuntimeRepresentation.self))
-        }
-        subject.onNext((repeat next((each T).self)))
+        subject.onNext((repeat MethodFrame.argument(call, &index, as: (each T).self)))
     }
 
     override func complete() { subject.onCompleted() }

@@ -3,6 +3,7 @@
 import CInterception
 
 /// Where one scalar value travels in a C call, and how it is widened.
+@usableFromInline
 enum RegisterSlot: UInt8, Sendable {
     /// Integers and pointers go in general-purpose registers; narrower values are sign- or
     /// zero-extended to 64 bits (what clang-compiled callees rely on for `char`, `short` and
@@ -31,11 +32,12 @@ enum RegisterSlot: UInt8, Sendable {
         }
     }
 
+    @inlinable @inline(__always)
     var isVector: Bool { self == .float || self == .double }
 
     /// The 64 register bits of a value whose C bytes are the low bytes of `raw`: sign- or
     /// zero-extended from the value's width (whatever the upper bits of `raw` held).
-    @inline(__always)
+    @inlinable @inline(__always)
     func extend(_ raw: UInt64) -> UInt64 {
         switch self {
         case .int8: return UInt64(bitPattern: Int64(Int8(truncatingIfNeeded: raw)))
@@ -64,17 +66,18 @@ enum RegisterSlot: UInt8, Sendable {
 ///
 /// The shape is a trivial value (slots packed 4 bits each) so that reading it from a cached
 /// plan costs no reference counting.
+@usableFromInline
 struct DirectCallShape: Sendable {
     static let maxIntegers = 4
     static let maxVectors = 8
 
     /// Argument slots, 4 bits each, first argument in the low bits.
-    private let packedArguments: UInt64
+    @usableFromInline let packedArguments: UInt64
     /// The result's slot, `nil` for `void`.
-    let result: RegisterSlot?
+    @usableFromInline let result: RegisterSlot?
 
     /// The slot of argument `index`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func argument(_ index: Int) -> RegisterSlot {
         RegisterSlot(rawValue: UInt8(truncatingIfNeeded: packedArguments >> (4 * UInt64(index))) & 0xF)!
     }
@@ -117,11 +120,13 @@ struct DirectCallShape: Sendable {
 }
 
 #if (arch(x86_64) || arch(arm64)) && !os(Windows)
+    @usableFromInline
     typealias DirectIntegerIMP =
         @convention(c) (
             OpaquePointer?, OpaquePointer?, UInt64, UInt64, UInt64, UInt64,
             Double, Double, Double, Double, Double, Double, Double, Double
         ) -> UInt64
+    @usableFromInline
     typealias DirectVectorIMP =
         @convention(c) (
             OpaquePointer?, OpaquePointer?, UInt64, UInt64, UInt64, UInt64,
@@ -130,16 +135,20 @@ struct DirectCallShape: Sendable {
 #endif
 
 /// The argument registers of a direct call, filled in order (see ``DirectCallShape``).
+@usableFromInline
 struct RegisterFile {
-    private var integers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private var vectors: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+    @usableFromInline var integers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    @usableFromInline var vectors: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
         (0, 0, 0, 0, 0, 0, 0, 0)
-    private var integerCount = 0
-    private var vectorCount = 0
+    @usableFromInline var integerCount = 0
+    @usableFromInline var vectorCount = 0
+
+    @inlinable @inline(__always)
+    init() {}
 
     /// Puts the next argument of `slot`'s class in its register. The shape guarantees that the
     /// counts stay within ``DirectCallShape/maxIntegers`` and ``DirectCallShape/maxVectors``.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func place(_ bits: UInt64, _ slot: RegisterSlot) {
         if slot.isVector {
             withUnsafeMutableBytes(of: &vectors) {
@@ -156,6 +165,7 @@ struct RegisterFile {
 
     /// Calls `imp` with the receiver, the selector and these registers; returns the bits of the
     /// result register (`xmm0`/`v0` if `vectorResult`, else `rax`/`x0`).
+    @inlinable @inline(__always)
     func call(_ imp: ic_imp, receiver: OpaquePointer, selector: OpaquePointer, vectorResult: Bool) -> UInt64 {
         #if (arch(x86_64) || arch(arm64)) && !os(Windows)
             if vectorResult {

@@ -6,12 +6,13 @@
 ///
 /// Its C representation is one ignored byte, so the generic code paths can "read" a `void`
 /// result from any buffer without special cases; it is never written to C.
+@usableFromInline
 struct NoResult: RuntimeValue {
-    static var runtimeEncoding: String { "v" }
+    @usableFromInline static var runtimeEncoding: String { "v" }
 
     init() {}
 
-    init(runtimeRepresentation: UInt8) {}
+    @usableFromInline init(runtimeRepresentation: UInt8) {}
 
-    var runtimeRepresentation: UInt8 { 0 }
+    @usableFromInline var runtimeRepresentation: UInt8 { 0 }
 }

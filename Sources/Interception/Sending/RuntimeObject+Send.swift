@@ -28,13 +28,42 @@ extension RuntimeObject {
     ///   forwards a selector when its class overrides `forwardInvocation:` and its
     ///   `methodSignatureForSelector:` answers for the selector), or
     ///   `IC_ERR_SIGNATURE_MISMATCH` if the Swift types do not match the method's encoding.
+    @inlinable
     public func send<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ arguments: repeat each A
     ) throws(RuntimeError) -> R {
         var signature = SwiftSignature(R.self)
         repeat signature.append((each A).self)
+        guard let fast = fastSend(selector, signature) else {
+            return try sendChecked(selector, signature, repeat each arguments)
+        }
+        var fastArguments = fast.arguments
+        repeat fastArguments.place(each arguments)
+        return fast.result(receiver: pointer, selector: selector.pointer, fastArguments)
+    }
+
+    /// Sends `selector` with `arguments` to a method that returns nothing (`v`).
+    ///
+    /// - Throws: as the value-returning `send(_:_:)`.
+    @inlinable
+    public func send<each A: RuntimeValue>(
+        _ selector: Selector, _ arguments: repeat each A
+    ) throws(RuntimeError) {
+        let _: NoResult = try send(selector, repeat each arguments)
+    }
+
+    /// The checked path of every send: makes (or revalidates) the plan, then calls through
+    /// registers or an invocation. Not inlined: the specialized `send` bodies stay small.
+    ///
+    /// - Parameter superclass: `nil` for a send, the class where the lookup starts for a
+    ///   super send.
+    @usableFromInline
+    func sendChecked<each A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ signature: borrowing SwiftSignature, superclass: OpaquePointer? = nil,
+        _ arguments: repeat each A
+    ) throws(RuntimeError) -> R {
         var call = try MessageCall(
-            receiver: pointer, superclass: nil, selector: selector, signature: signature
+            receiver: pointer, superclass: superclass, selector: selector, signature: signature
         ) {
             key, lookupClass throws(RuntimeError) in
             try SendPlan.make(
@@ -44,27 +73,6 @@ extension RuntimeObject {
         var registers = RegisterFile()
         repeat call.append(each arguments, to: &registers)
         return try call.invoke(returning: R.self, registers: registers)
-    }
-
-    /// Sends `selector` with `arguments` to a method that returns nothing (`v`).
-    ///
-    /// - Throws: as the value-returning `send(_:_:)`.
-    public func send<each A: RuntimeValue>(
-        _ selector: Selector, _ arguments: repeat each A
-    ) throws(RuntimeError) {
-        var signature = SwiftSignature(NoResult.self)
-        repeat signature.append((each A).self)
-        var call = try MessageCall(
-            receiver: pointer, superclass: nil, selector: selector, signature: signature
-        ) {
-            key, lookupClass throws(RuntimeError) in
-            try SendPlan.make(
-                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector,
-                result: NoResult.self, repeat (each A).self)
-        }
-        var registers = RegisterFile()
-        repeat call.append(each arguments, to: &registers)
-        _ = try call.invoke(returning: NoResult.self, registers: registers)
     }
 
     /// Sends `selector` to the superclass implementation, from inside a method closure.
@@ -143,15 +151,6 @@ extension RuntimeObject {
     ) throws(RuntimeError) -> R {
         var signature = SwiftSignature(R.self)
         repeat signature.append((each A).self)
-        var call = try MessageCall(
-            receiver: pointer, superclass: superclass, selector: selector, signature: signature
-        ) { key, lookupClass throws(RuntimeError) in
-            try SendPlan.make(
-                key: key, receiver: pointer, lookupClass: lookupClass, selector: selector, result: R.self,
-                repeat (each A).self)
-        }
-        var registers = RegisterFile()
-        repeat call.append(each arguments, to: &registers)
-        return try call.invoke(returning: R.self, registers: registers)
+        return try sendChecked(selector, signature, superclass: superclass, repeat each arguments)
     }
 }

@@ -24,15 +24,16 @@ struct SendPlanKey: Hashable, Sendable {
 /// compatible. A send whose lookup returns another IMP (a method added in a subclass, replaced,
 /// exchanged, intercepted) re-checks the method before calling it, so a cached plan never
 /// outlives a change of signature.
+@usableFromInline
 struct SendPlan: ~Copyable {
     let key: SendPlanKey
     /// The Swift types (result first, as metadata addresses), owned by the plan.
-    let swiftTypes: UnsafeMutableBufferPointer<UInt>
+    @usableFromInline let swiftTypes: UnsafeMutableBufferPointer<UInt>
     /// The Swift call's interned signature (immortal). Compatible with the method's (same ABI),
     /// so calls are made with it.
     let signature: OpaquePointer
     /// How to call through registers, or `nil` to call through an invocation (libffi).
-    let direct: DirectCallShape?
+    @usableFromInline let direct: DirectCallShape?
     /// Whether the plan may be cached: false when the selector is forwarded, since then the
     /// signature is whatever the receiver's `methodSignatureForSelector:` answers this time.
     let cacheable: Bool
@@ -122,6 +123,7 @@ extension SendPlan {
     }
 
     /// Whether this plan was made for exactly the types of `signature`.
+    @inline(__always)
     func matches(_ signature: borrowing SwiftSignature) -> Bool {
         signature.matches(UnsafeBufferPointer(swiftTypes))
     }
@@ -185,13 +187,18 @@ extension SendPlan {
 /// immortal too): that is what lets readers use a slot's plan without reference counting or
 /// any reclamation scheme. A slot overwritten by a colliding key only costs its previous owner
 /// a locked dictionary lookup.
+///
+/// The slot table is reached through `planSlotTable`, a global `Atomic` (initialized when the
+/// library loads, so reading it is one load) holding the address of the table, allocated by the
+/// first insert and never freed. A lazily initialized global (`static let`, or the table inline
+/// in `shared`) costs a `swift_once` call on every read: about a tenth of a fast send (perf).
 final class SendPlanCache: Sendable {
     static let shared = SendPlanCache()
 
     typealias PlanPointer = UnsafeMutablePointer<SendPlan>
+    private typealias Slots = UnsafeMutablePointer<Atomic<UInt>>
 
     private static let slotBits = 10
-    private let slots: InlineArray<1024, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
     /// Every cached plan, by key. Only touched under its lock.
     private let plans = Locked<[SendPlanKey: UInt]>([:])
 
@@ -203,17 +210,47 @@ final class SendPlanCache: Sendable {
         return Int(truncatingIfNeeded: (h &* 0x1656_67B1_9E37_79F9) >> (64 - UInt64(slotBits)))
     }
 
+    /// The slot table, allocating it the first time (a racing allocation loses and is freed).
+    private static var slots: Slots {
+        if let table = Slots(bitPattern: planSlotTable.load(ordering: .acquiring)) {
+            return table
+        }
+        let fresh = Slots.allocate(capacity: 1 << slotBits)
+        for index in 0..<(1 << slotBits) {
+            (fresh + index).initialize(to: Atomic(0))
+        }
+        let (exchanged, current) = planSlotTable.compareExchange(
+            expected: 0, desired: UInt(bitPattern: fresh), ordering: .acquiringAndReleasing)
+        if exchanged {
+            return fresh
+        }
+        fresh.deinitialize(count: 1 << slotBits)
+        fresh.deallocate()
+        return Slots(bitPattern: current)!
+    }
+
+    /// The plan in `key`'s slot, if it is `key`'s (its Swift types are for the caller to
+    /// confirm): the lock-free probe alone, for the fast path. Takes no `shared`: it reads
+    /// only the global slot table.
+    @inline(__always)
+    static func cachedPlan(for key: SendPlanKey) -> PlanPointer? {
+        guard let table = Slots(bitPattern: planSlotTable.load(ordering: .acquiring)) else { return nil }
+        let bits = table[slot(for: key)].load(ordering: .acquiring)
+        if let plan = PlanPointer(bitPattern: bits), plan.pointee.key == key {
+            return plan
+        }
+        return nil
+    }
+
     /// The cached plan for `key`, if any (its Swift types are for the caller to confirm).
     func plan(for key: SendPlanKey) -> PlanPointer? {
-        let slot = Self.slot(for: key)
-        let bits = slots[slot].load(ordering: .acquiring)
-        if let plan = PlanPointer(bitPattern: bits), plan.pointee.key == key {
+        if let plan = Self.cachedPlan(for: key) {
             return plan
         }
         guard let bits = plans.withLock({ $0[key] }), let plan = PlanPointer(bitPattern: bits) else {
             return nil
         }
-        slots[slot].store(bits, ordering: .releasing)
+        Self.slots[Self.slot(for: key)].store(bits, ordering: .releasing)
         return plan
     }
 
@@ -233,7 +270,10 @@ final class SendPlanCache: Sendable {
             fresh.deinitialize(count: 1)
             fresh.deallocate()
         }
-        slots[Self.slot(for: key)].store(winner, ordering: .releasing)
+        Self.slots[Self.slot(for: key)].store(winner, ordering: .releasing)
         return PlanPointer(bitPattern: winner)!
     }
 }
+
+/// The address of ``SendPlanCache``'s slot table, 0 until the first plan is cached.
+private let planSlotTable = Atomic<UInt>(0)

@@ -11,20 +11,26 @@
 ///
 /// The first ``inlineCapacity`` types are kept, so a cached plan is confirmed exactly (its own
 /// type list is compared); calls with more types than that are not cached.
+@usableFromInline
 struct SwiftSignature {
-    static let inlineCapacity = 8
+    @inlinable static var inlineCapacity: Int { 8 }
 
-    private(set) var hash: UInt64 = 0x243F_6A88_85A3_08D3
-    private(set) var count = 0
-    private var types: InlineArray<8, UInt> = InlineArray(repeating: 0)
+    // No default values: a stored property's initial value is not inlinable into the callers'
+    // modules (it would be a call per send).
+    @usableFromInline var hash: UInt64
+    @usableFromInline var count: Int
+    @usableFromInline var types: InlineArray<8, UInt>
 
-    @inline(__always)
+    @inlinable @inline(__always)
     init<R: RuntimeValue>(_ result: R.Type) {
+        hash = 0x243F_6A88_85A3_08D3
+        count = 0
+        types = InlineArray(repeating: 0)
         append(result)
     }
 
     /// Adds the next argument type.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append<T: RuntimeValue>(_ type: T.Type) {
         let bits = UInt(bitPattern: ObjectIdentifier(type))
         if count < Self.inlineCapacity {
@@ -35,10 +41,20 @@ struct SwiftSignature {
         hash = x ^ (x >> 29)
     }
 
+    /// This signature with `type` appended.
+    @inlinable @inline(__always)
+    func appending<T: RuntimeValue>(_ type: T.Type) -> SwiftSignature {
+        var signature = self
+        signature.append(type)
+        return signature
+    }
+
     /// Whether the signature can be confirmed exactly (and so cached).
+    @inlinable @inline(__always)
     var isCacheable: Bool { count <= Self.inlineCapacity }
 
     /// Whether `list` holds exactly these types.
+    @inlinable @inline(__always)
     func matches(_ list: UnsafeBufferPointer<UInt>) -> Bool {
         guard isCacheable, list.count == count else { return false }
         for index in 0..<count where list[index] != types[index] {

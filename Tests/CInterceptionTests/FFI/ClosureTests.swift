@@ -32,6 +32,35 @@ private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { co
     Unmanaged<Box>.fromOpaque(context!).release()
 }
 
+/// Returns argument 2 plus the context's address (a small integer) for i@:i.
+private let addContextInt: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    invocation, context in
+    var x: Int32 = 0
+    ic_invocation_get_argument(invocation, 2, &x)
+    var r = x &+ Int32(Int(bitPattern: context))
+    ic_invocation_set_return_value(invocation, &r)
+}
+
+/// Returns argument 2 plus argument 3 plus the context's address for d@:id.
+private let addContextDouble: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    invocation, context in
+    var x: Int32 = 0
+    var y: Double = 0
+    ic_invocation_get_argument(invocation, 2, &x)
+    ic_invocation_get_argument(invocation, 3, &y)
+    var r = Double(x) + y + Double(Int(bitPattern: context))
+    ic_invocation_set_return_value(invocation, &r)
+}
+
+/// Returns argument 2 plus the context's address for f@:f.
+private let addContextFloat: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+    invocation, context in
+    var x: Float = 0
+    ic_invocation_get_argument(invocation, 2, &x)
+    var r = x + Float(Int(bitPattern: context))
+    ic_invocation_set_return_value(invocation, &r)
+}
+
 @Suite("Closure IMPs")
 struct ClosureTests {
     @Test("a closure IMP installed as a method echoes every type", arguments: TypeCase.all)
@@ -126,5 +155,50 @@ struct ClosureTests {
         defer { ic_closure_imp_destroy(closure) }
         typealias F = @convention(c) (ID?, SEL?) -> Int64
         #expect(fn(closure, as: F.self)(nil, nil) == 0)
+    }
+
+    @Test(
+        "more closure IMPs of register signatures than there are register entries all reach their own context, and destroyed ones give their entry back"
+    )
+    func registerEntriesOverflowIntoLibffi() throws {
+        // Integer result (i@:i) and vector results (d@:id, f@:f): the two entry classes.
+        let intSig = try #require(ic_signature_parse("i@:i"))
+        let doubleSig = try #require(ic_signature_parse("d@:id"))
+        let floatSig = try #require(ic_signature_parse("f@:f"))
+        typealias IntIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32
+        typealias DoubleIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Int32, Double) -> Double
+        typealias FloatIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Float) -> Float
+        func make(_ count: Int) throws -> [(Int, ic_imp, ic_imp, ic_imp)] {
+            try (0..<count).map { k in
+                let context = UnsafeMutableRawPointer(bitPattern: k + 1)
+                return (
+                    k, try #require(ic_closure_imp_create(intSig, addContextInt, context, nil)),
+                    try #require(ic_closure_imp_create(doubleSig, addContextDouble, context, nil)),
+                    try #require(ic_closure_imp_create(floatSig, addContextFloat, context, nil))
+                )
+            }
+        }
+        func check(_ closures: [(Int, ic_imp, ic_imp, ic_imp)]) {
+            for (k, i, d, f) in closures {
+                #expect(unsafeBitCast(i, to: IntIMP.self)(nil, nil, 10) == Int32(10 + k + 1))
+                #expect(unsafeBitCast(d, to: DoubleIMP.self)(nil, nil, 2, 0.5) == 2.5 + Double(k + 1))
+                #expect(unsafeBitCast(f, to: FloatIMP.self)(nil, nil, 0.25) == 0.25 + Float(k + 1))
+            }
+        }
+        let first = try make(600)
+        check(first)
+        for (_, i, d, f) in first.prefix(300) {
+            #expect(ic_closure_imp_destroy(i) == IC_OK)
+            #expect(ic_closure_imp_destroy(d) == IC_OK)
+            #expect(ic_closure_imp_destroy(f) == IC_OK)
+        }
+        let second = try make(300)
+        check(second)
+        check(Array(first.suffix(300)))
+        for (_, i, d, f) in second + first.suffix(300) {
+            #expect(ic_closure_imp_destroy(i) == IC_OK)
+            #expect(ic_closure_imp_destroy(d) == IC_OK)
+            #expect(ic_closure_imp_destroy(f) == IC_OK)
+        }
     }
 }

@@ -1,0 +1,199 @@
+import CInterception
+import CInterceptionTestSupport
+import Synchronization
+import Testing
+
+@testable import Interception
+
+/// Whether a send of `selector` with these Swift types would take the fast path now.
+private func takesFastPath<R: RuntimeValue>(
+    _ object: RuntimeObject, _ selector: Selector, result: R.Type, _ argument: (some RuntimeValue).Type
+) -> Bool {
+    var signature = SwiftSignature(R.self)
+    signature.append(argument)
+    return FastSend.resolve(receiver: object.pointer, selector: selector.pointer, signature: signature) != nil
+}
+
+@Suite("Typed sends: the fast path and its invalidation")
+struct RuntimeObjectSendFastPathTests {
+    @Test("the second send of a register signature takes the fast path, the first checks and caches")
+    func secondSendIsFast() throws {
+        let cls = try RuntimeClass.define(uniqueName("FastCounter")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x &+ 1 }
+        }
+        let object = cls.new()
+        #expect(!takesFastPath(object, "add:", result: Int32.self, Int32.self))
+        let first: Int32 = try object.send("add:", Int32(1))
+        #expect(first == 2)
+        #expect(takesFastPath(object, "add:", result: Int32.self, Int32.self))
+        let second: Int32 = try object.send("add:", Int32(2))
+        #expect(second == 3)
+        // Another Swift signature for the same method is a plan of its own, checked first.
+        #expect(!takesFastPath(object, "add:", result: Int.self, Int.self))
+        #expect(throws: RuntimeError.self) { let _: Int = try object.send("add:", 2) }
+    }
+
+    @Test("a method replaced between two fast sends runs the replacement on the next send")
+    func replacedBetweenFastSends() throws {
+        let cls = try RuntimeClass.define(uniqueName("FastReplaced")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x &+ 1 }
+        }
+        let object = cls.new()
+        for x in Int32(0)..<3 {
+            let r: Int32 = try object.send("add:", x)
+            #expect(r == x + 1)
+        }
+        #expect(takesFastPath(object, "add:", result: Int32.self, Int32.self))
+        try cls.replaceMethod("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x &+ 2 }
+        // The IMP the class resolves is no longer the validated one: checked again, then fast.
+        #expect(!takesFastPath(object, "add:", result: Int32.self, Int32.self))
+        let replaced: Int32 = try object.send("add:", Int32(40))
+        #expect(replaced == 42)
+        #expect(takesFastPath(object, "add:", result: Int32.self, Int32.self))
+    }
+
+    @Test("an object moved to a class with another encoding between two fast sends throws")
+    func objectMovedToAnotherClassBetweenFastSends() throws {
+        let ints = try RuntimeClass.define(uniqueName("FastInts")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x &+ 1 }
+        }
+        let doubles = try RuntimeClass.define(uniqueName("FastDoubles")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Double) -> Double in x + 0.5 }
+        }
+        let object = ints.new()
+        for _ in 0..<2 {
+            let r: Int32 = try object.send("add:", Int32(1))
+            #expect(r == 2)
+        }
+        #expect(ic_object_set_class(object.pointer, doubles.pointer) == ints.pointer)
+        let error = try #require(throws: RuntimeError.self) {
+            let _: Int32 = try object.send("add:", Int32(1))
+        }
+        #expect(error.statusName == "IC_ERR_SIGNATURE_MISMATCH")
+        let moved: Double = try object.send("add:", 1.0)
+        #expect(moved == 1.5)
+        #expect(ic_object_set_class(object.pointer, ints.pointer) == doubles.pointer)
+        let back: Int32 = try object.send("add:", Int32(3))
+        #expect(back == 4)
+    }
+
+    @Test(
+        "an object intercepted into its hidden subclass between two fast sends is observed, then fast again")
+    func objectInterceptedBetweenFastSends() throws {
+        let cls = try RuntimeClass.define(uniqueName("FastIntercepted")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x &+ 1 }
+        }
+        let object = cls.new()
+        for _ in 0..<2 {
+            let r: Int32 = try object.send("add:", Int32(1))
+            #expect(r == 2)
+        }
+        let seen = Mutex<[Int32]>([])
+        let subscription = object.rx.sentMessage("add:", as: Int32.self).subscribe(onNext: { x in
+            seen.withLock { $0.append(x) }
+        })
+        #expect(object.actualClass != cls)
+        for x in Int32(10)..<13 {
+            let r: Int32 = try object.send("add:", x)
+            #expect(r == x + 1)
+        }
+        #expect(takesFastPath(object, "add:", result: Int32.self, Int32.self))
+        #expect(seen.withLock { $0 } == [10, 11, 12])
+        subscription.dispose()
+        #expect(object.actualClass == cls)
+        let after: Int32 = try object.send("add:", Int32(20))
+        #expect(after == 21)
+        #expect(seen.withLock { $0 } == [10, 11, 12])
+    }
+
+    @Test(
+        "every matrix type gives the same results through the fast path as through the checked generic path",
+        arguments: MatrixCase.valueCases)
+    func fastPathAgreesWithGenericPath(_ matrixCase: MatrixCase) throws {
+        let type = try #require(matrixCase.swiftType)
+        let raw = matrixCase.raw
+        let cMethods = try RuntimeClass.define(uniqueName("FastMatrixC_\(matrixCase.name)")) { c in
+            try c.method(
+                "echo:", encoding: "\(matrixCase.encoding)@:\(matrixCase.encoding)", imp: raw.echo_imp)
+            try c.method("make", encoding: "\(matrixCase.encoding)@:", imp: raw.make_imp)
+            try c.method("take:", encoding: "v@:\(matrixCase.encoding)", imp: raw.take_imp)
+        }
+        try type.checkFastAgainstGeneric(matrixCase, cMethods.new())
+        let swiftMethods = try type.swiftClass(matrixCase, taken: TakenBox())
+        try type.checkFastAgainstGeneric(matrixCase, swiftMethods.new())
+    }
+
+    @Test("sends from Swift racing method replacement always run a whole implementation, old or new")
+    func sendsRacingReplacement() async throws {
+        let cls = try RuntimeClass.define(uniqueName("FastRace")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x &+ 1 }
+        }
+        let objects = (0..<2).map { _ in cls.new() }
+        let sendsPerTask = 20_000
+        let replacements = 2_000
+        // Each sending task returns how many results were neither old nor new (must be none).
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for object in objects {
+                group.addTask {
+                    var wrong = 0
+                    for i in 0..<sendsPerTask {
+                        let x = Int32(i)
+                        let r: Int32 = (try? object.send("add:", x)) ?? -1
+                        if r != x &+ 1 && r != x &+ 2 { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            group.addTask {
+                let plusOne: @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32 = { _, _, x in
+                    x &+ 1
+                }
+                let plusTwo: @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32 = { _, _, x in
+                    x &+ 2
+                }
+                for i in 0..<replacements {
+                    let imp = i.isMultiple(of: 2) ? plusTwo : plusOne
+                    _ = try? cls.replaceMethod("add:", encoding: "i@:i", imp: imp)
+                }
+                return 0
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+        // The last replacement installed plusOne; every send now runs it.
+        let r: Int32 = try objects[0].send("add:", Int32(5))
+        #expect(r == 6)
+    }
+}
+
+extension MatrixValue {
+    /// Sends `make`, `echo:` and `take:` to `object` twice through the public `send` (the
+    /// second time on the fast path when the signature is within the registers) and once
+    /// through the checked generic path, and compares the results.
+    static func checkFastAgainstGeneric(_ matrixCase: MatrixCase, _ object: RuntimeObject) throws {
+        let raw = matrixCase.raw
+        let value = load(raw.other)
+        var viaSend: [Self] = []
+        for _ in 0..<2 {
+            let echoed: Self = try object.send("echo:", value)
+            viaSend.append(echoed)
+        }
+        var echoSignature = SwiftSignature(Self.self)
+        echoSignature.append(Self.self)
+        let generic: Self = try object.sendChecked("echo:", echoSignature, value)
+        for echoed in viaSend + [generic] {
+            #expect(echoed.equals(raw.other, in: matrixCase), "echo:")
+        }
+        let registers = DirectCallShape(result: Self.self, Self.self) != nil
+        let fast = FastSend.resolve(
+            receiver: object.pointer, selector: Selector("echo:").pointer, signature: echoSignature)
+        #expect((fast != nil) == registers, "echo: fast path iff the signature fits the registers")
+
+        for _ in 0..<2 {
+            let made: Self = try object.send("make")
+            #expect(made.equals(raw.sample, in: matrixCase), "make")
+        }
+        let made: Self = try object.sendChecked("make", SwiftSignature(Self.self))
+        #expect(made.equals(raw.sample, in: matrixCase), "make (generic)")
+    }
+}
