@@ -249,7 +249,7 @@ bool ic_class_seal_properties_locked(ic_class *cls)
     ic_owned_slot *slots = calloc(count, sizeof *slots);
     if (!slots) return false;
     size_t n = 0;
-    if (cls->superclass) {
+    if (cls->superclass && cls->superclass->owned_slot_count) {
         memcpy(slots, cls->superclass->owned_slots,
                cls->superclass->owned_slot_count * sizeof *slots);
         n = cls->superclass->owned_slot_count;
