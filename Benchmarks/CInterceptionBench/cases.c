@@ -407,7 +407,7 @@ static const icb_case cases[] = {
      prepare_shared, run_hook_instead_optimized},
     {"hook_instead_forwarded", "add: with one C instead hook calling the original (forward path)",
      prepare_shared, run_hook_instead_forwarded},
-    {"class_hook_before", "add: hooked class-wide with one C before hook (libffi closure)",
+    {"class_hook_before", "add: hooked class-wide with one C before hook (typed class trampoline)",
      prepare_shared, run_class_hook_before},
     {"send_after_unhook", "add: to an object whose before, instead and after hooks were removed",
      prepare_shared, run_send_after_unhook},

@@ -2,7 +2,7 @@
 // with ratios to the direct call and to an unintercepted send taken within the same run, and
 // heap allocations per operation counted by an interposed allocator.
 //
-//   swift run -c release interception-bench [--quick] [--json FILE] [--filter SUBSTRING]
+//   swift run -c release interception-bench [--quick] [--json FILE] [--filter SUBSTRING[,SUBSTRING…]]
 //
 // Hot loops live in the language whose path they measure: C paths in CInterceptionBench
 // (cases.c), Swift paths in this target. Each loop checks its results; a wrong result fails the
@@ -23,7 +23,7 @@ struct Options {
             case "--json": jsonPath = it.next()
             case "--filter": filter = it.next()
             case "--help", "-h":
-                print("usage: interception-bench [--quick] [--json FILE] [--filter SUBSTRING]")
+                print("usage: interception-bench [--quick] [--json FILE] [--filter SUBSTRING[,SUBSTRING…]]")
                 exit(0)
             default:
                 FileHandle.standardError.write("unknown argument \(argument)\n".data(using: .utf8)!)
@@ -163,9 +163,13 @@ func pad(_ text: String, _ width: Int) -> String {
 let options = Options(CommandLine.arguments)
 var cases = cCases() + swiftCases() + delegateProxyCases() + propertyCases()
 if let filter = options.filter {
-    // The two baselines always run: ratios are taken within one run.
-    cases = cases.filter {
-        $0.name.contains(filter) || $0.name == "direct_call" || $0.name == "send_unintercepted"
+    // A case runs if its name contains any of the comma-separated substrings (so the cases one
+    // change touches and their baselines can share a run). The two baselines always run: ratios
+    // are taken within one run.
+    let parts = filter.split(separator: ",").map(String.init)
+    cases = cases.filter { bench in
+        parts.contains { bench.name.contains($0) } || bench.name == "direct_call"
+            || bench.name == "send_unintercepted"
     }
 }
 

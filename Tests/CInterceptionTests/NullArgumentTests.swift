@@ -735,6 +735,13 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
                 #expect(ic_intercept_path_of(f.obj, nil) == IC_PATH_NONE)
             }
         ),
+        (
+            "ic_hook_class_path_of",
+            { f in
+                #expect(ic_hook_class_path_of(nil, f.s) == IC_PATH_NONE)
+                #expect(ic_hook_class_path_of(f.cls, nil) == IC_PATH_NONE)
+            }
+        ),
         ("ic_intercept_original_class", { _ in #expect(ic_intercept_original_class(nil) == nil) }),
         (
             "ic_hook_object",

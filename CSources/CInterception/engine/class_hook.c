@@ -1,17 +1,28 @@
 /*
  * class_hook.c — class-wide hooks: every instance of a class (made before or after, subclasses
  * included) runs the hooks, without a per-instance subclass. The class's own method for the
- * selector is swapped for a libffi closure whose user data is the (class, selector) record; a
- * class that only inherits the method gets an override, taken out again when the last hook goes.
+ * selector is swapped for the signature's class trampoline (a typed C function of the generated
+ * table, trampolines.c) or, for a signature the table lacks, a libffi closure whose user data is
+ * the (class, selector) record; a class that only inherits the method gets an override, taken out
+ * again when the last hook goes.
+ *
+ * A class trampoline is shared by every record of its signature, so it finds its record from the
+ * selector: the selector's typed records, newest first (ic_selector.engine, typed_next). A record
+ * only gets a trampoline if no typed record of the selector is on a related class (one inherits
+ * from the other); so one record is the common case and, with several, the receiver's chain holds
+ * exactly the one whose method it reached, even through a super call from a hooked subclass.
+ * Related classes' later records take the closure. Measured: a class-wide before hook on `add:`
+ * cost 135 ns through the closure (libffi in and out).
  *
  * Layering falls out of where each layer lives: an object's hooks sit in its interception
- * subclass, whose original is looked up from the class, where it finds this closure (the class
+ * subclass, whose original is looked up from the class, where it finds this hook (the class
  * layer), whose original is the class's saved IMP or the superclass's method. So the object's
  * layer wraps the class's, and the class's wraps the original.
  *
  * Locking: the record's fields are guarded by ic_intercept_lock; swapping takes ic_runtime_lock
- * through the class functions (lock order: locks.h). Calls read only `saved` (atomic) and the
- * slot (as trampolines do), and take no lock.
+ * through the class functions (lock order: locks.h). Calls read only `saved` (atomic), the
+ * selector's record list (published with a release store; records are immortal, their list links
+ * immutable) and the slot (as trampolines do), and take no lock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +31,47 @@
 #include "engine.h"
 #include "hook.h"
 #include "../support/error.h"
+#include "../support/locks.h"
 #include "../runtime/selector.h"
 
-/* The original a call of `hook` runs: the IMP the class had, or (for an added override) the
- * superclass's method for the receiver, looked up now, so a change there is honoured. */
-static ic_imp original_of(const ic_class_hook *hook, ic_id self, ic_sel cmd)
+ic_imp ic_class_hook_inherited_imp(const ic_class_hook *hook, ic_id self, ic_sel sel)
 {
-    if (!hook->added) return atomic_load_explicit(&hook->saved, memory_order_acquire);
     ic_super super = {self, hook->cls->superclass};
-    return ic_msg_lookup_super(&super, cmd);
+    return ic_msg_lookup_super(&super, sel);
+}
+
+ic_class_hook *ic_class_hook_find_typed(ic_id self, ic_sel sel)
+{
+    const ic_class_hook *first =
+        atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_acquire);
+    for (ic_class *cls = ic_object_isa(self); cls; cls = cls->superclass)
+        for (const ic_class_hook *h = first; h; h = h->typed_next)
+            if (h->cls == cls) return (ic_class_hook *)h;
+    /* One typed record, and a receiver outside its class (the IMP called directly): that
+     * record, as its closure would have run. */
+    if (first && !first->typed_next) return (ic_class_hook *)first;
+    ic_fatal("class trampoline called for [%s %s], which no class-wide hook of its chain covers "
+             "(an IMP of a hooked method installed under another selector or class?)",
+             ic_object_isa(self)->name, sel->name);
+}
+
+/* Whether `a` is `b` or inherits from it. */
+static bool inherits(const ic_class *a, const ic_class *b)
+{
+    for (; a; a = a->superclass)
+        if (a == b) return true;
+    return false;
+}
+
+/* Whether a record for `sel` on `cls` may run a class trampoline: no typed record of the selector
+ * is on a class related to `cls` (see ic_class_hook.typed_next). */
+static bool may_be_typed_locked(const ic_class *cls, ic_sel sel)
+{
+    for (const ic_class_hook *h =
+             atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_relaxed);
+         h; h = h->typed_next)
+        if (inherits(cls, h->cls) || inherits(h->cls, cls)) return false;
+    return true;
 }
 
 static void class_hook_handler(void *cif, void *ret, void **args, void *user_data)
@@ -40,7 +83,7 @@ static void class_hook_handler(void *cif, void *ret, void **args, void *user_dat
     ic_sel cmd;
     memcpy(&self, args[0], sizeof self);
     memcpy(&cmd, args[1], sizeof cmd);
-    ic_imp original = original_of(hook, self, cmd);
+    ic_imp original = ic_class_hook_original(hook, self, cmd);
     if (!ic_hook_is_observed(slot)) {
         /* Hooks all removed while this call was on its way: pass straight through. */
         ic_forward_call_original(slot->sig, original, args, ret);
@@ -100,15 +143,36 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     atomic_init(&hook->slot.observed, 0);
     atomic_init(&hook->saved, NULL);
     hook->cls = cls;
-    hook->closure = ic_closure_make_raw(sig, class_hook_handler, hook, &hook->imp);
-    if (!hook->closure) {
-        *status = ic_error_status();
-        free(hook);
-        return NULL;
+    hook->imp = may_be_typed_locked(cls, sel) ? ic_class_trampoline_for(sig) : NULL;
+    if (hook->imp) {
+        /* Published before any class can run the trampoline (install comes after). */
+        hook->typed = true;
+        hook->typed_next =
+            atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_relaxed);
+        atomic_store_explicit(&((struct ic_selector *)sel)->engine, hook, memory_order_release);
+    } else {
+        hook->closure = ic_closure_make_raw(sig, class_hook_handler, hook, &hook->imp);
+        if (!hook->closure) {
+            *status = ic_error_status();
+            free(hook);
+            return NULL;
+        }
     }
     hook->next = engine->class_hooks;
     engine->class_hooks = hook;
     return hook;
+}
+
+ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel)
+{
+    if (!cls || !sel) return IC_PATH_NONE;
+    ic_intercept_path path = IC_PATH_NONE;
+    ic_lock(&ic_intercept_lock);
+    const ic_class_engine *engine = cls->engine;
+    for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
+        if (h->slot.sel == sel) path = h->typed ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
+    ic_unlock(&ic_intercept_lock);
+    return path;
 }
 
 ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel, ic_status *status)
@@ -124,6 +188,7 @@ ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel, ic_status
         if (s == IC_OK) atomic_store_explicit(&hook->saved, old, memory_order_release);
     } else {
         hook->added = true;
+        atomic_store_explicit(&hook->saved, NULL, memory_order_release);
         s = hook->detached ? ic_class_attach_method(cls, hook->detached, hook->imp)
                            : ic_class_add_method(cls, sel, hook->imp, hook->slot.sig->types);
         if (s == IC_OK) hook->detached = NULL;

@@ -93,22 +93,34 @@ typedef struct ic_hook_slot {
 } ic_hook_slot;
 
 /* A method hooked class-wide (ic_hook_class): one per (class, selector), made on first use and
- * immortal (calls may hold its closure long after). While installed, the class's own method for
- * the selector runs `imp`, a libffi closure whose user data is this record, so a call knows
- * which class's hooks it runs without walking the receiver's classes (a subclass that overrides
- * the method and calls super reaches its superclass's record through the super call). The slot
- * carries the hooks exactly as an object's slot does (list, counts), and `slot.sig` is the
- * method's signature. Fields but the slot's atomics are guarded by ic_intercept_lock. */
+ * immortal (calls may hold its IMP long after). While installed, the class's own method for the
+ * selector runs `imp`: the class trampoline of the signature (trampolines.c) when the generated
+ * table has one and no related class has a typed record of the selector (see `typed_next`), or
+ * else a libffi closure whose user data is this record. A call must know which class's hooks it
+ * runs without being misled by a subclass that overrides the method and calls super: the closure
+ * knows from its user data; a class trampoline finds the typed records of its selector
+ * (ic_class_hook_typed) — one in the common case, else the one whose class is in the receiver's
+ * chain, of which there is at most one. The slot carries the hooks exactly as an object's slot
+ * does (list, counts), and `slot.sig` is the method's signature. Fields but the slot's atomics
+ * and `saved` are guarded by ic_intercept_lock; `typed` and `typed_next` are immutable once the
+ * record is published. */
 typedef struct ic_class_hook {
     ic_hook_slot slot;          /* the hooks (and the signature, in slot.sig) */
     struct ic_class_hook *next; /* the class record's list */
     ic_class *cls;
-    ic_imp imp;          /* the closure the class runs while hooked */
-    void *closure;       /* its closure record (closure.c), owned */
+    ic_imp imp;          /* what the class runs while hooked: class trampoline or closure */
+    void *closure;       /* the closure record (closure.c), owned; NULL for a class trampoline */
+    bool typed;          /* `imp` is a class trampoline */
     bool installed;      /* the class's method runs `imp` now */
     bool added;          /* the class did not implement the selector: the hook added an override */
     ic_method *detached; /* that override, taken out while not installed (`added` only) */
-    _Atomic(ic_imp) saved; /* the class's own IMP from before (not `added`); read by calls */
+    /* The class's own IMP from before; NULL for an added override (the original is then the
+     * superclass's method, looked up per call). Read by calls. */
+    _Atomic(ic_imp) saved;
+    /* The next older typed record of the same selector (the selector's `engine` heads the list).
+     * No two typed records of one selector have classes where one inherits from the other, so a
+     * receiver's chain holds at most one of them. */
+    struct ic_class_hook *typed_next;
 } ic_class_hook;
 
 /* An object's hook table (side->hooks): immutable snapshot, replaced when a slot is added. */
@@ -168,6 +180,8 @@ ic_engine_original_imp_uncached(ic_id self, ic_class *start, ic_sel sel);
 
 /* The trampoline for a signature's ABI key, or NULL (trampolines.c). */
 IC_PRIVATE ic_imp ic_trampoline_for(const ic_signature *sig);
+/* The class trampoline (class-wide hooks) for a signature's ABI key, or NULL (trampolines.c). */
+IC_PRIVATE ic_imp ic_class_trampoline_for(const ic_signature *sig);
 /* The dealloc trampoline (trampolines.c). */
 IC_PRIVATE ic_imp ic_trampoline_dealloc(void);
 
@@ -182,6 +196,19 @@ IC_PRIVATE void ic_forward_call_original(const ic_signature *sig, ic_imp imp, vo
 
 /* Creates the forward-path closure for a hooked method (forward_hook.c). */
 IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
+
+/* ---- class-wide hook calls (class_hook.c); no lock */
+
+/* The typed record of `sel` whose class is in `self`'s chain, when the selector has several
+ * (class_hook.c). Traps if none: a class trampoline was called for a selector or receiver no
+ * typed class hook covers (its IMP copied to another method). */
+IC_PRIVATE __attribute__((noinline)) ic_class_hook *ic_class_hook_find_typed(ic_id self,
+                                                                             ic_sel sel);
+
+/* The original of an added override: the superclass's method for `self`, looked up now, so a
+ * change there is honoured (class_hook.c). */
+IC_PRIVATE __attribute__((noinline)) ic_imp ic_class_hook_inherited_imp(const ic_class_hook *hook,
+                                                                        ic_id self, ic_sel sel);
 
 /* ---- class-wide hooks (class_hook.c); caller holds ic_intercept_lock */
 

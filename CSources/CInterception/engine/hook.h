@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "epoch.h"
 #include "../ffi/invocation.h"
+#include "../runtime/selector.h"
 #include "../runtime/side.h"
 
 /* Calls one observer unless it was removed. */
@@ -141,6 +142,26 @@ ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_f
 {
     if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
         ic_hook_notify(slot, args, ret, frame_flags, IC_OBSERVE_AFTER);
+}
+
+/* The typed class-wide record of `sel` when it is the selector's only one (the common case), else
+ * NULL: none (a class trampoline's selector always has one) or several, which
+ * ic_class_hook_find_typed tells apart by the receiver's chain. Records are immortal and their
+ * `typed_next` immutable: no epoch section is needed. */
+__attribute__((always_inline)) static inline ic_class_hook *ic_class_hook_single(ic_sel sel)
+{
+    ic_class_hook *hook =
+        atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_acquire);
+    return hook && !hook->typed_next ? hook : NULL;
+}
+
+/* The original a call of class-wide `hook` runs: the IMP the class had, or (for an added
+ * override) the superclass's method for the receiver. */
+__attribute__((always_inline)) static inline ic_imp
+ic_class_hook_original(const ic_class_hook *hook, ic_id self, ic_sel sel)
+{
+    ic_imp saved = atomic_load_explicit(&hook->saved, memory_order_acquire);
+    return IC_LIKELY(saved != NULL) ? saved : ic_class_hook_inherited_imp(hook, self, sel);
 }
 
 #endif /* IC_HOOK_H */

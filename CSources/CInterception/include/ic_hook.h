@@ -94,6 +94,12 @@ IC_EXPORT ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position po
                                   uint32_t options, ic_observer_fn fn, void *context,
                                   ic_context_release_fn release, ic_observer_token *token);
 
+/* How the class-wide hooks of `sel` on `cls` are entered: IC_PATH_OPTIMIZED (a typed trampoline
+ * of the generated table), IC_PATH_FORWARDED (a libffi closure: a signature the table lacks, or a
+ * selector already hooked class-wide on a superclass or subclass through a trampoline), or
+ * IC_PATH_NONE if `sel` was never hooked class-wide on `cls`. For tests and diagnostics. */
+IC_EXPORT ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel);
+
 /* Removes a hook (the same as ic_intercept_remove_observer). When it returns the hook is not
  * running on another thread and will not be called again; removed from inside a call, the calls
  * already on this thread's stack finish. Errors: IC_ERR_OBSERVER_NOT_FOUND. */

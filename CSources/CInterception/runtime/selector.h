@@ -6,13 +6,17 @@
 
 #include "../support/ic_config.h"
 
-/* An interned selector. Immortal and immutable after registration. */
+/* An interned selector. Immortal; immutable after registration but for `engine`. */
 struct ic_selector {
     uint16_t dt_page; /* root entry in dispatch tables: index >> 8, or the overflow page */
     uint8_t dt_slot;  /* slot in that page: index & 0xff */
     uint8_t reserved;
     uint32_t index;   /* dense registration number, from 1 */
     const char *name; /* owned, immortal */
+    /* The interception engine's record for the selector (opaque here, like ic_class.engine):
+     * the newest class-wide hook of it that runs a typed trampoline. Published (release) under
+     * ic_intercept_lock, read by calls without a lock; NULL until then. */
+    void *_Atomic engine;
 };
 
 /* Selectors the runtime itself sends or implements; set once by ic_runtime_init(). */

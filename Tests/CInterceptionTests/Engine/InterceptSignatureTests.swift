@@ -36,7 +36,7 @@ func sampleBytes(_ code: Character, position: Int) -> [UInt8] {
 
 /// The original method of the generic signature tests: records its arguments, returns the
 /// sample return value for the signature's return class (position 9).
-private let genericOriginal: ObserverCallback = { call, context in
+let genericOriginal: ObserverCallback = { call, context in
     let recorder = Recorder.from(context)
     let sig = ic_invocation_signature(call)
     var all: [UInt8] = []
@@ -54,7 +54,7 @@ private let genericOriginal: ObserverCallback = { call, context in
 }
 
 /// Records every argument's bytes (before) or the return value's (after).
-private let recordAllArguments: ObserverCallback = { call, context in
+let recordAllArguments: ObserverCallback = { call, context in
     let sig = ic_invocation_signature(call)
     var all: [UInt8] = []
     for i in 2..<ic_signature_argument_count(sig) {
