@@ -33,14 +33,43 @@ void ic_hook_normalize_arguments(const ic_signature *sig, void **args)
             ic_hook_normalize_narrow(&sig->args[i], args[i]);
 }
 
+/* Runs the next layer inward from `level` (the chain's current level; its hooks and count passed
+ * in too, so the outermost call reads them from registers, not back from the chain): the next
+ * live instead hook, or at the bottom the original with the arguments as the hooks left them
+ * (narrow integers re-extended as the callee expects). Leaves the chain's `level` at that layer:
+ * the caller restores it. Inlined into both callers, so the outermost layer is entered without a
+ * call to ic_hook_call_original. */
+__attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chain,
+                                                             ic_invocation *call, uint32_t level,
+                                                             const ic_observer_entry *hooks,
+                                                             uint32_t count)
+{
+    while (++level <= count) {
+        const ic_observer_entry *hook = &hooks[count - level];
+        /* seq_cst pairs with the remover's store (ic_epoch_synchronize). A removed hook's layer
+         * passes through to the next one inward. */
+        if (IC_LIKELY(!atomic_load_explicit(&hook->observer->removed, memory_order_seq_cst))) {
+            chain->level = level;
+            hook->fn(call, hook->call_context);
+            return;
+        }
+    }
+    chain->level = level;
+    if (IC_UNLIKELY(chain->sig->narrow_arguments))
+        ic_hook_normalize_arguments(chain->sig, call->args);
+    chain->call_original(chain->sig, chain->original, call->args, call->ret);
+}
+
 void ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
                          ic_imp original, ic_hook_original_fn call_original)
 {
     ic_epoch_enter();
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
+    const ic_observer_entry *hooks = list ? list->items + list->before_count : NULL;
+    uint32_t count = list ? list->instead_count : 0;
     ic_hook_chain chain = {
-        .hooks = list ? list->items + list->before_count : NULL,
-        .count = list ? list->instead_count : 0,
+        .hooks = hooks,
+        .count = count,
         .level = 0,
         .sig = slot->sig,
         .original = original,
@@ -49,37 +78,21 @@ void ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint3
     ic_invocation frame;
     ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
     frame.chain = &chain;
-    ic_hook_call_original(&frame);
+    run_inward(&chain, &frame, 0, hooks, count);
     ic_epoch_exit();
 }
 
 ic_status ic_hook_call_original(ic_invocation *call)
 {
-    if (!call) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_call_original: call is NULL");
+    if (IC_UNLIKELY(!call))
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_call_original: call is NULL");
     ic_hook_chain *chain = call->chain;
-    if (!chain)
+    if (IC_UNLIKELY(!chain))
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "ic_hook_call_original: this invocation is not the call an instead hook "
                        "received (only instead hooks have an original to call)");
     uint32_t entered = chain->level;
-    for (;;) {
-        chain->level++;
-        if (chain->level > chain->count) {
-            /* The innermost layer: the method itself, with the arguments as the hooks left
-             * them (narrow integers re-extended as the callee expects). */
-            if (IC_UNLIKELY(chain->sig->narrow_arguments))
-                ic_hook_normalize_arguments(chain->sig, call->args);
-            chain->call_original(chain->sig, chain->original, call->args, call->ret);
-            break;
-        }
-        const ic_observer_entry *hook = &chain->hooks[chain->count - chain->level];
-        /* seq_cst pairs with the remover's store (ic_epoch_synchronize). A removed hook's layer
-         * passes through to the next one inward. */
-        if (!atomic_load_explicit(&hook->observer->removed, memory_order_seq_cst)) {
-            hook->fn(call, hook->call_context);
-            break;
-        }
-    }
+    run_inward(chain, call, entered, chain->hooks, chain->count);
     /* Back at this layer: a second call from the same hook runs the same inner layers again. */
     chain->level = entered;
     return IC_OK;

@@ -156,3 +156,75 @@ struct ClassHookSignatureTests {
         #expect(ra.events.count == 1 && rb.events.count == 2 && rbSub.events.count == 1)
     }
 }
+
+/// Hooks `name` on `cls` class-wide with a before hook counting into `tally`.
+private func tallyClass(_ cls: CLS?, _ name: String, _ tally: Tally) -> ic_observer_token? {
+    var token: ic_observer_token = 0
+    let context = tally.context()
+    let status = ic_hook_class(cls, sel(name), IC_HOOK_BEFORE, 0, tallyCall, context, tallyRelease, &token)
+    if status != IC_OK { tallyRelease(context) }
+    return status == IC_OK ? token : nil
+}
+
+@Suite("Class-wide hooks: trampolines under concurrency")
+struct ClassTrampolineStressTests {
+    @Test(
+        "classes hooked on a shared selector while other threads call it: each call runs its own class's hooks, a removed hook never"
+    )
+    func sharedSelector() async throws {
+        let name = "sharedClassStress:"
+        let steady = try (0..<3).map { _ in
+            try makeClass("CTSteady", methods: [(name, imp(addOneIMP), "i@:i")])
+        }
+        let tallies = steady.map { _ in Tally() }
+        for (cls, tally) in zip(steady, tallies) { try #require(tallyClass(cls, name, tally) != nil) }
+        let objects = try steady.map { try #require(ic_class_create_instance($0)) }
+        defer { for o in objects { ic_release(o) } }
+        let addresses = objects.map { UInt(bitPattern: $0) }
+        let firstClass = UInt(bitPattern: steady[0])
+        let bad = Tally()
+        let churn = Tally()
+        let callsPerThread = 3000
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    for i in 0..<callsPerThread {
+                        let o = OpaquePointer(bitPattern: addresses[i % 3])
+                        let x = Int32(i)
+                        let r = lookup(o, name, as: Int32Int32IMP.self)(o, sel(name), x)
+                        if r != x + 1 { bad.calls.add(1, ordering: .relaxed) }
+                    }
+                }
+            }
+            group.addTask {
+                // New records of the selector published while calls read the selector's list,
+                // and an extra hook on a steady class added and removed.
+                for i in 0..<60 {
+                    guard let cls = try? makeClass("CTChurn", methods: [(name, imp(addOneIMP), "i@:i")]),
+                        let obj = ic_class_create_instance(cls)
+                    else {
+                        bad.calls.add(1, ordering: .relaxed)
+                        continue
+                    }
+                    let send = { lookup(obj, name, as: Int32Int32IMP.self)(obj, sel(name), Int32(i)) }
+                    let before = churn.seen
+                    if let token = tallyClass(cls, name, churn) {
+                        if send() != Int32(i) + 1 { bad.calls.add(1, ordering: .relaxed) }
+                        _ = ic_hook_remove(token)
+                    }
+                    if send() != Int32(i) + 1 || churn.seen != before + 1 {
+                        bad.calls.add(1, ordering: .relaxed)
+                    }
+                    ic_release(obj)
+                    if let extra = tallyClass(OpaquePointer(bitPattern: firstClass), name, Tally()) {
+                        _ = ic_hook_remove(extra)
+                    }
+                }
+            }
+        }
+        #expect(bad.seen == 0)
+        #expect(churn.seen == 60)
+        for tally in tallies { #expect(tally.seen == 2 * callsPerThread / 3) }
+        for cls in steady { #expect(ic_hook_class_path_of(cls, sel(name)) == IC_PATH_OPTIMIZED) }
+    }
+}
