@@ -197,7 +197,7 @@ static ic_status parse_pointer(parser *p, ic_type *t)
 
 static ic_status parse_array(parser *p, ic_type *t, size_t start)
 {
-    size_t count;
+    size_t count = 0;
     ic_status s = parse_number(p, &count, "'[' must be followed by the element count");
     if (s) return s;
     if (at_end(p) || peek(p) == ']') return malformed(p, p->pos, "array without an element type");
@@ -455,7 +455,7 @@ static ic_status check_length(const char *types, size_t *len)
 
 ic_status ic_encoding_parse_list(ic_arena *arena, const char *types, ic_type ***out, size_t *count)
 {
-    size_t len;
+    size_t len = 0;
     ic_status s = check_length(types, &len);
     if (s) return s;
     parser p = {arena, types, len, 0, 0};
@@ -487,7 +487,7 @@ ic_status ic_encoding_parse_list(ic_arena *arena, const char *types, ic_type ***
 ic_status ic_encoding_parse_one(ic_arena *arena, const char *types, ic_type **out,
                                 size_t *end_offset)
 {
-    size_t len;
+    size_t len = 0;
     ic_status s = check_length(types, &len);
     if (s) return s;
     parser p = {arena, types, len, 0, 0};
