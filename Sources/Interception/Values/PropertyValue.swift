@@ -100,7 +100,9 @@ extension PropertyValue where Self: RuntimeValue {
             return nil
         }
         let value = Self(runtimeRepresentation: bytes.loadUnaligned(as: RuntimeRepresentation.self))
-        if isWord, runtimeEncoding == "@" {
+        // Bytes rather than `== "@"`: two different small strings compare through the
+        // normalization-aware slow path, a call per observed set (perf).
+        if isWord, runtimeEncoding.utf8.count == 1, runtimeEncoding.utf8.first == UInt8(ascii: "@") {
             // The handle retained it again: give back the reference the caller was handed.
             ic_release(OpaquePointer(bitPattern: bytes.loadUnaligned(as: UInt.self)))
         }
