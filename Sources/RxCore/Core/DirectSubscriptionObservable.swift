@@ -6,7 +6,7 @@ extension Observable {
     /// between the source and the observer), `send` gives it an event directly. `subscribe`
     /// returns what disposes the subscription.
     ///
-    /// Why: ``create(_:)`` hands the subscribe function an ``AnyObserver`` wrapping a
+    /// Why: `create(_:)` hands the subscribe function an `AnyObserver` wrapping a
     /// serializing sink, two layers that every event crosses, each a runtime metadata lookup in
     /// unspecialized generic code. A binding that feeds a hot subject and only needs to add
     /// something around the subscription (an element sent first, a lock held while attaching)

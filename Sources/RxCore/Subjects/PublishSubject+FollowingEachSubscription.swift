@@ -10,11 +10,11 @@ extension PublishSubject {
     /// Why: a binding that sends its subscriber a current value before attaching it (so that
     /// value comes synchronously) may miss a change made meanwhile; afterwards it can tell and
     /// send the value again, but by then the subscriber receives the subject's events, so this
-    /// send has to take its turn with them. ``Observable/create(_:)`` plus a lock would do it
+    /// send has to take its turn with them. `Observable.create(_:)` plus a lock would do it
     /// with two more layers on every event.
     ///
     /// Subscribers attach to the subject directly. A subscription to a subject that already
-    /// terminated or was disposed gets what ``subscribe(_:)`` gives it, and `next` is not
+    /// terminated or was disposed gets what `subscribe(_:)` gives it, and `next` is not
     /// called.
     ///
     /// This is plumbing for modules built on RxCore (the Interception module's property
