@@ -8,19 +8,28 @@ import RxCore
 /// For a key path `a.b.c` on `object`: the stream of `a`'s values (current, then after each call
 /// of `a`'s setter) is switched (`flatMapLatest`) to the stream of `b.c` on each new value, so
 /// replacing an intermediate object re-targets the observation. Intermediate objects are held
-/// weakly; when one dies its part of the path reads `nil`. Every stream starts with the current
-/// value, synchronously on subscribe; the caller drops it when `.initial` was not asked for.
+/// weakly; when one dies its part of the path reads `nil`. Every stream along the path starts
+/// with the current value, read on subscribe; the whole starts with it when `initial` is set.
+///
+/// A single key is the fast case (`observe_setter_1_subscriber`): its subscribers attach to the
+/// key's ``PropertySink`` subject directly, with no operator in between; longer paths compose
+/// the same streams with `flatMapLatest`.
 enum KeyPathObservation {
     /// The values at `keyPath` of `object` as `Element`. `strong`: the subscription keeps
     /// `object` alive; otherwise it completes when `object` is deallocated.
     static func values<Element: PropertyValue>(
-        of object: RuntimeObject, keyPath: String, strong: Bool, as type: Element.Type
+        of object: RuntimeObject, keyPath: String, strong: Bool, initial: Bool = true, as type: Element.Type
     ) -> Observable<Element?> {
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !keys.contains(where: \.isEmpty) else {
             return .error(RuntimeError(IC_ERR_INVALID_ARGUMENT, "key path \"\(keyPath)\" has an empty key"))
         }
-        let values = path(of: object, keys[...], strong: strong, as: type)
+        if keys.count == 1 {
+            // One key: its sink's stream is the whole (it completes when the object dies).
+            return changes(of: object, key: keys[0], strong: strong, initial: initial, as: type)
+        }
+        let path = path(of: object, keys[...], strong: strong, as: type)
+        let values = initial ? path : path.skip(1)
         if strong {
             return values
         }
@@ -38,9 +47,9 @@ enum KeyPathObservation {
         let key = keys.first!
         let rest = keys.dropFirst()
         if rest.isEmpty {
-            return changes(of: object, key: key, strong: strong, as: Element.self)
+            return changes(of: object, key: key, strong: strong, initial: true, as: Element.self)
         }
-        let children = changes(of: object, key: key, strong: strong, as: RuntimeObject?.self)
+        let children = changes(of: object, key: key, strong: strong, initial: true, as: RuntimeObject?.self)
         return children.flatMapLatest { child -> Observable<Element?> in
             guard let child = child ?? nil else { return .just(nil) }
             // A dead intermediate reads nil from then on (its weak parent property is zeroed).
@@ -48,31 +57,47 @@ enum KeyPathObservation {
         }
     }
 
-    /// `key`'s value on `object` now and after every call of its setter on it (read by a
-    /// ``PropertySink`` during the call), serialized: setters may run on any thread, and a
-    /// subscriber may set the key again. Completes when `object` dies.
+    /// `key`'s value on `object` now (with `initial`) and after every call of its setter on it
+    /// (read by a ``PropertySink`` during the call). Completes when `object` dies.
+    ///
+    /// The subscriber is attached to the sink's subject as it is: events go from the setter's
+    /// thread through the subject (which serializes them: setters may run on any thread, and a
+    /// subscriber may set the key again) straight to it. The current value is sent
+    /// synchronously, before attaching (so it cannot meet a change in flight); a change made
+    /// between that read and the attachment (the sink counts them) is followed by a second read,
+    /// delivered in turn with the changes, so the last value the subscriber sees is never stale.
     private static func changes<Value: PropertyValue>(
-        of object: RuntimeObject, key: String, strong: Bool, as type: Value.Type
+        of object: RuntimeObject, key: String, strong: Bool, initial: Bool, as type: Value.Type
     ) -> Observable<Value?> {
         let weakObject = WeakRuntimeObject(object)
         let keeper: RuntimeObject? = strong ? object : nil
-        return Observable.create { observer in
+        return Observable._subscribingDirectly { attach, send in
             guard let object = weakObject.object else {
-                observer.onCompleted()
+                send(.completed)
                 return Disposables.create()
             }
             let sink: PropertySink<Value>
             do {
                 sink = try propertySink(of: object, key: key, as: type)
             } catch {
-                observer.onError(error)
+                send(.error(error))
                 return Disposables.create()
             }
-            let lock = Lock(recursive: true)
-            let subscription = sink.observable(of: sink.subject.asObservable()).subscribe { event in
-                lock.withLock { observer.on(event) }
+            let events: Observable<Value?>
+            if initial {
+                let changesBefore = sink.changeCount
+                send(.next(sink.reader.read(object.pointer, as: Value.self)))
+                // Holds the object only while subscribing (the observable is dropped then).
+                let reader = sink.reader
+                events = sink.subject._followingEachSubscription {
+                    guard sink.changeCount != changesBefore else { return nil }
+                    return .some(reader.read(object.pointer, as: Value.self))
+                }
+            } else {
+                events = sink.subject.asObservable()
             }
-            lock.withLock { observer.onNext(sink.reader.read(object.pointer)) }
+            let subscription = attach(sink.observable(of: events))
+            guard let keeper else { return subscription }
             return Disposables.create {
                 subscription.dispose()
                 withExtendedLifetime(keeper) {}
@@ -89,7 +114,7 @@ enum KeyPathObservation {
             throw RuntimeError.lastCError()
         }
         let selector = Selector(pointer: setter)
-        let reader = try PropertyReader<Value>(key: key, of: object)
+        let reader = try PropertyReader(key: key, of: object, as: Value.self)
         let sinkKey = TypedSinkKey(
             selector: selector, phase: IC_OBSERVE_AFTER, types: ObjectIdentifier(PropertySink<Value>.self),
             detail: key)

@@ -1,18 +1,23 @@
 // PropertySink: a key's value after each call of its setter, read on the setter's thread.
 import CInterception
 import RxCore
+import Synchronization
 
 /// Reads a key of an object as a ``PropertyValue``, through a property already looked up when
 /// there is one (no lookup by name, the slot read directly while the getter is synthesized).
-struct PropertyReader<Value: PropertyValue>: @unchecked Sendable {
+///
+/// Not generic (only its value-reading methods are): the per-set path captures it in a closure,
+/// and a generic struct there would cost a metadata lookup per set.
+struct PropertyReader: @unchecked Sendable {
     // @unchecked: `property` is an immortal, immutable C record; `key` is immutable.
     private let property: OpaquePointer?
     private let key: ContiguousArray<CChar>
     private let encoding: ContiguousArray<CChar>
     private let size: Int
 
-    /// A reader of `key` on objects of `object`'s class. Throws the encoding's layout error.
-    init(key: String, of object: RuntimeObject) throws(RuntimeError) {
+    /// A reader of `key` as `Value` on objects of `object`'s class. Throws the encoding's
+    /// layout error.
+    init<Value: PropertyValue>(key: String, of object: RuntimeObject, as _: Value.Type) throws(RuntimeError) {
         // A declared property of exactly this type is read through its record; anything else
         // (no declaration, another type: an error to report) by name.
         let property = ic_class_get_property(ic_object_get_class(object.pointer), key)
@@ -25,44 +30,64 @@ struct PropertyReader<Value: PropertyValue>: @unchecked Sendable {
     }
 
     /// The value of the key on `object` (alive for the call), `nil` if it cannot be read as
-    /// `Value` (a NULL object read as a non-optional type, a failed read).
-    func read(_ object: OpaquePointer) -> Value? {
+    /// `Value` (a NULL object read as a non-optional type, a failed read). Once per
+    /// subscription: the per-set path is ``publish(_:to:)``.
+    func read<Value: PropertyValue>(_ object: OpaquePointer, as _: Value.Type) -> Value? {
         withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { buffer in
             let bytes = buffer.baseAddress!
-            let status: ic_status
-            if let property {
-                status = ic_object_copy_property_value(object, property, bytes, size)
-            } else {
-                status = key.withUnsafeBufferPointer { key in
-                    encoding.withUnsafeBufferPointer { encoding in
-                        ic_object_copy_value_for_key(
-                            object, key.baseAddress, encoding.baseAddress, bytes, size)
-                    }
+            return copy(object, into: bytes) ? Value._adoptPropertyBytes(bytes) ?? Value._valueForNull : nil
+        }
+    }
+
+    /// Sends `subject` the value of the key on `object` (alive for the call), as ``read(_:as:)``
+    /// reads it, through the value type's own (specialized) code.
+    func publish<Value: PropertyValue>(_ object: OpaquePointer, to subject: PublishSubject<Value?>) {
+        Value._publishPropertyValue(byteCount: size, copy: { copy(object, into: $0) }, to: subject)
+    }
+
+    /// Copies the key's C value into `bytes` (`size` bytes); `false` if the read failed.
+    private func copy(_ object: OpaquePointer, into bytes: UnsafeMutableRawPointer) -> Bool {
+        let status: ic_status
+        if let property {
+            status = ic_object_copy_property_value(object, property, bytes, size)
+        } else {
+            status = key.withUnsafeBufferPointer { key in
+                encoding.withUnsafeBufferPointer { encoding in
+                    ic_object_copy_value_for_key(object, key.baseAddress, encoding.baseAddress, bytes, size)
                 }
             }
-            guard status == IC_OK else { return nil }
-            return Value._adoptPropertyBytes(bytes) ?? Value._valueForNull
         }
+        return status == IC_OK
     }
 }
 
 /// Feeds property observation: after each call of a key's setter on the object, the key's value,
 /// read during the call on the setter's thread (so the object is alive and the value is the one
 /// that call set, unless another thread set it meanwhile).
+///
+/// Subscribers are attached to `subject` directly (see ``KeyPathObservation``): a set costs one
+/// read and one subject event, however the observation was shaped.
 final class PropertySink<Value: PropertyValue>: InterceptionSink, @unchecked Sendable {
     let subject = PublishSubject<Value?>()
-    let reader: PropertyReader<Value>
+    let reader: PropertyReader
 
-    init(object: RuntimeObject, setter: Selector, reader: PropertyReader<Value>) {
+    init(object: RuntimeObject, setter: Selector, reader: PropertyReader) {
         self.reader = reader
         super.init(
             object: object.pointer, target: .call(setter, IC_OBSERVE_AFTER),
             className: object.runtimeClass.name)
     }
 
+    /// How many calls of the setter were seen, counted before their value is read (see
+    /// ``KeyPathObservation``: a subscriber that read the value when this was `n` and sees `n`
+    /// once attached missed no change).
+    var changeCount: Int { changes.load(ordering: .sequentiallyConsistent) }
+    private let changes = Atomic<Int>(0)
+
     override func deliver(_ call: OpaquePointer) {
         guard let target = ic_invocation_target(call) else { return }
-        subject.onNext(reader.read(target))
+        changes.add(1, ordering: .sequentiallyConsistent)
+        reader.publish(target, to: subject)
     }
 
     override func complete() { subject.onCompleted() }

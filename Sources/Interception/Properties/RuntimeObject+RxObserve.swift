@@ -42,7 +42,9 @@ extension Reactive where Base: RuntimeObject {
         retainSelf: Bool = true
     ) -> Observable<Element?> {
         Self.shape(
-            KeyPathObservation.values(of: base, keyPath: keyPath, strong: retainSelf, as: type), options)
+            KeyPathObservation.values(
+                of: base, keyPath: keyPath, strong: retainSelf, initial: options.contains(.initial), as: type),
+            options)
     }
 
     /// As ``observe(_:_:options:retainSelf:)``, without keeping the object alive: the stream
@@ -50,7 +52,10 @@ extension Reactive where Base: RuntimeObject {
     public func observeWeakly<Element: PropertyValue>(
         _ type: Element.Type, _ keyPath: String, options: KeyValueObservingOptions = [.new, .initial]
     ) -> Observable<Element?> {
-        Self.shape(KeyPathObservation.values(of: base, keyPath: keyPath, strong: false, as: type), options)
+        Self.shape(
+            KeyPathObservation.values(
+                of: base, keyPath: keyPath, strong: false, initial: options.contains(.initial), as: type),
+            options)
     }
 
     /// The property `key` as an observable of its values (the current one first) and an
@@ -64,14 +69,12 @@ extension Reactive where Base: RuntimeObject {
         ObjectProperty(object: base, key: key)
     }
 
+    /// Without `.new`, every event is `nil` (Foundation's change dictionary has no new value
+    /// then, the initial one included). `.initial` was applied by the values themselves.
     private static func shape<Element>(_ values: Observable<Element?>, _ options: KeyValueObservingOptions)
         -> Observable<Element?>
     {
-        var shaped = values
-        if !options.contains(.new) {
-            shaped = shaped.map { _ in nil }
-        }
-        return options.contains(.initial) ? shaped : shaped.skip(1)
+        options.contains(.new) ? values : values.map { _ in nil }
     }
 }
 

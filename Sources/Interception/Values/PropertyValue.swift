@@ -1,5 +1,6 @@
 // PropertyValue: the Swift types a property can hold and key-value coding can read and write.
 import CInterception
+import RxCore
 
 #if canImport(Glibc)
     import Glibc
@@ -39,6 +40,42 @@ public protocol PropertyValue: SendableMetatype {
 
     /// Implementation detail: checks that the C representation matches the encoding.
     static func _checkPropertyLayout() throws(RuntimeError)
+
+    /// Implementation detail: sends `subject` the value that `copy` writes as C bytes
+    /// (`byteCount` of them, handed over as to `_adoptPropertyBytes(_:)`), or `nil` when
+    /// `copy` fails or the bytes are not a `Self`. Property observation's per-set path.
+    static func _publishPropertyValue(
+        byteCount: Int, copy: (UnsafeMutableRawPointer) -> Bool, to subject: PublishSubject<Self?>)
+}
+
+extension PropertyValue {
+    /// Copies into a buffer on the stack (on the heap past 32 bytes), adopts, sends.
+    ///
+    /// Why a requirement: as a witness of a conformance of this module (`Int`, `String`, ...)
+    /// this default is compiled for the concrete type, so the `Self?` it builds needs no runtime
+    /// metadata. The same lines in the generic observation code looked up the metadata of
+    /// `Self?` (a hash-table probe) two or three times per set, a quarter of
+    /// `observe_setter_1_subscriber` (perf).
+    public static func _publishPropertyValue(
+        byteCount: Int, copy: (UnsafeMutableRawPointer) -> Bool, to subject: PublishSubject<Self?>
+    ) {
+        if byteCount <= MemoryLayout<PropertyBytes>.size {
+            var inline = PropertyBytes()
+            withUnsafeMutableBytes(of: &inline) { buffer in
+                let bytes = buffer.baseAddress!
+                subject.onNext(copy(bytes) ? _adoptPropertyBytes(bytes) ?? _valueForNull : nil)
+            }
+            return
+        }
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
+        defer { bytes.deallocate() }
+        subject.onNext(copy(bytes) ? _adoptPropertyBytes(bytes) ?? _valueForNull : nil)
+    }
+}
+
+/// Room for the C value of every scalar and of small structs, aligned for any of them.
+private struct PropertyBytes {
+    var words: (SIMD2<UInt64>, SIMD2<UInt64>) = (.zero, .zero)
 }
 
 extension PropertyValue where Self: RuntimeValue {
@@ -63,7 +100,9 @@ extension PropertyValue where Self: RuntimeValue {
             return nil
         }
         let value = Self(runtimeRepresentation: bytes.loadUnaligned(as: RuntimeRepresentation.self))
-        if isWord, runtimeEncoding == "@" {
+        // Bytes rather than `== "@"`: two different small strings compare through the
+        // normalization-aware slow path, a call per observed set (perf).
+        if isWord, runtimeEncoding.utf8.count == 1, runtimeEncoding.utf8.first == UInt8(ascii: "@") {
             // The handle retained it again: give back the reference the caller was handed.
             ic_release(OpaquePointer(bitPattern: bytes.loadUnaligned(as: UInt.self)))
         }
