@@ -60,14 +60,14 @@ extension Reactive where Base: RuntimeObject {
         -> Observable<(repeat each T)>
     {
         typedArguments(
-            of: selector, phase: IC_OBSERVE_BEFORE, as: types, read: TypedArgumentsSink.readGeneric)
+            of: selector, phase: IC_OBSERVE_BEFORE, as: types, send: TypedArgumentsSink.sendGeneric)
     }
 
     /// As the typed `sentMessage(_:as:)`, sent after the method returned.
     public func methodInvoked<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
         -> Observable<(repeat each T)>
     {
-        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types, read: TypedArgumentsSink.readGeneric)
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types, send: TypedArgumentsSink.sendGeneric)
     }
 
     /// The single argument of every call of `selector`, as the Swift type `T`, sent before the
@@ -75,19 +75,22 @@ extension Reactive where Base: RuntimeObject {
     /// that the element type is `T` itself, and closures over it infer as written:
     /// `sentMessage("f:", as: Int64.self).subscribe(onNext: { n in total += Int(n) })`.)
     ///
-    /// Inlinable, so that the argument is read by code specialized for `T` in the caller's module.
+    /// Inlinable, so that the argument is read and sent by code specialized for `T` in the
+    /// caller's module.
     @inlinable
     public func sentMessage<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
-        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type) { (call: OpaquePointer) -> T in
-            MethodFrame.argument(call, at: 2, as: T.self)
+        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type) {
+            (call: OpaquePointer, subject: PublishSubject<T>) in
+            subject.onNext(MethodFrame.argument(call, at: 2, as: T.self))
         }
     }
 
     /// As the single-type `sentMessage(_:as:)`, sent after the method returned.
     @inlinable
     public func methodInvoked<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
-        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type) { (call: OpaquePointer) -> T in
-            MethodFrame.argument(call, at: 2, as: T.self)
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type) {
+            (call: OpaquePointer, subject: PublishSubject<T>) in
+            subject.onNext(MethodFrame.argument(call, at: 2, as: T.self))
         }
     }
 
@@ -128,11 +131,12 @@ extension Reactive where Base: RuntimeObject {
         }
     }
 
-    /// The typed observable of `selector`'s calls, whose arguments `read` loads as `T...`.
+    /// The typed observable of `selector`'s calls, whose arguments `send` loads as `T...` and
+    /// sends to the sink's subject.
     @usableFromInline
     func typedArguments<each T: RuntimeValue>(
         of selector: Selector, phase: ic_observer_phase, as types: (repeat each T).Type,
-        read: @escaping @Sendable (OpaquePointer) -> (repeat each T)
+        send: @escaping @Sendable (OpaquePointer, PublishSubject<(repeat each T)>) -> Void
     ) -> Observable<(repeat each T)> {
         let key = TypedSinkKey(selector: selector, phase: phase, types: ObjectIdentifier(types))
         let className = base.runtimeClass.name
@@ -142,7 +146,7 @@ extension Reactive where Base: RuntimeObject {
             let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
                 try TypedArgumentsSink<repeat each T>(
                     object: object, selector: selector, phase: phase, className: className,
-                    signature: signature, read: read)
+                    signature: signature, send: send)
             }
             return sink.observable(of: sink.subject.asObservable())
         } catch let error as InterceptionError {
