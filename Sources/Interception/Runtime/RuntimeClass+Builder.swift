@@ -77,15 +77,37 @@ extension RuntimeClass {
             to target: OpaquePointer, _ selector: Selector,
             _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
         ) throws(RuntimeError) {
-            let definingClass = UInt(bitPattern: target)
             let returnsObject = R.runtimeEncoding == "@"
-            try addClosure(to: target, selector, result: R.self, repeat (each A).self) { frame in
-                let receiver = MethodFrame.receiver(frame)
-                let this = RuntimeObject(
-                    retaining: receiver, methodClass: OpaquePointer(bitPattern: definingClass))
+            try add(to: target, selector, result: R.self, repeat (each A).self) { this, frame in
                 var index = 2
                 let result = body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
                 MethodFrame.setResult(result, frame, returnsObject: returnsObject)
+            }
+        }
+
+        /// Adds a method to the class whose thunk `invoke` reads the arguments from the frame,
+        /// calls the user's closure with `this` and sets the result: the entry of the
+        /// fixed-arity `method` overloads, whose thunks are specialized in the caller's module.
+        @usableFromInline
+        func addMethod<each A: RuntimeValue, R: RuntimeValue>(
+            _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
+            invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
+        ) throws(RuntimeError) {
+            try add(to: cls, selector, result: R.self, repeat (each A).self, invoke: invoke)
+        }
+
+        /// Adds a closure IMP of the Swift signature to `target` that gives `invoke` a handle to
+        /// the receiver (`this`) and the call's frame.
+        private func add<each A: RuntimeValue, R: RuntimeValue>(
+            to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
+            invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
+        ) throws(RuntimeError) {
+            let definingClass = UInt(bitPattern: target)
+            try addClosure(to: target, selector, result: R.self, repeat (each A).self) { frame in
+                let this = RuntimeObject(
+                    retaining: MethodFrame.receiver(frame),
+                    methodClass: OpaquePointer(bitPattern: definingClass))
+                invoke(this, frame)
             }
         }
 
@@ -107,11 +129,7 @@ extension RuntimeClass {
             to target: OpaquePointer, _ selector: Selector,
             _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
         ) throws(RuntimeError) {
-            let definingClass = UInt(bitPattern: target)
-            try addClosure(to: target, selector, result: NoResult.self, repeat (each A).self) { frame in
-                let receiver = MethodFrame.receiver(frame)
-                let this = RuntimeObject(
-                    retaining: receiver, methodClass: OpaquePointer(bitPattern: definingClass))
+            try add(to: target, selector, result: NoResult.self, repeat (each A).self) { this, frame in
                 var index = 2
                 body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
             }

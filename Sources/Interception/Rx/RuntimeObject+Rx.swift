@@ -59,27 +59,39 @@ extension Reactive where Base: RuntimeObject {
     public func sentMessage<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
         -> Observable<(repeat each T)>
     {
-        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: types)
+        typedArguments(
+            of: selector, phase: IC_OBSERVE_BEFORE, as: types, send: TypedArgumentsSink.sendGeneric)
     }
 
     /// As the typed `sentMessage(_:as:)`, sent after the method returned.
     public func methodInvoked<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
         -> Observable<(repeat each T)>
     {
-        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types)
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types, send: TypedArgumentsSink.sendGeneric)
     }
 
     /// The single argument of every call of `selector`, as the Swift type `T`, sent before the
     /// method runs: the typed `sentMessage(_:as:)` for a method of one argument. (A separate overload so
     /// that the element type is `T` itself, and closures over it infer as written:
     /// `sentMessage("f:", as: Int64.self).subscribe(onNext: { n in total += Int(n) })`.)
+    ///
+    /// Inlinable, so that the argument is read and sent by code specialized for `T` in the
+    /// caller's module.
+    @inlinable
     public func sentMessage<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
-        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type)
+        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type) {
+            (call: OpaquePointer, subject: PublishSubject<T>) in
+            subject.onNext(MethodFrame.argument(call, at: 2, as: T.self))
+        }
     }
 
     /// As the single-type `sentMessage(_:as:)`, sent after the method returned.
+    @inlinable
     public func methodInvoked<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
-        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type)
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type) {
+            (call: OpaquePointer, subject: PublishSubject<T>) in
+            subject.onNext(MethodFrame.argument(call, at: 2, as: T.self))
+        }
     }
 
     /// The arguments and the return value of every call of `selector`, sent just after the
@@ -119,8 +131,12 @@ extension Reactive where Base: RuntimeObject {
         }
     }
 
-    private func typedArguments<each T: RuntimeValue>(
-        of selector: Selector, phase: ic_observer_phase, as types: (repeat each T).Type
+    /// The typed observable of `selector`'s calls, whose arguments `send` loads as `T...` and
+    /// sends to the sink's subject.
+    @usableFromInline
+    func typedArguments<each T: RuntimeValue>(
+        of selector: Selector, phase: ic_observer_phase, as types: (repeat each T).Type,
+        send: @escaping @Sendable (OpaquePointer, PublishSubject<(repeat each T)>) -> Void
     ) -> Observable<(repeat each T)> {
         let key = TypedSinkKey(selector: selector, phase: phase, types: ObjectIdentifier(types))
         let className = base.runtimeClass.name
@@ -130,7 +146,7 @@ extension Reactive where Base: RuntimeObject {
             let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
                 try TypedArgumentsSink<repeat each T>(
                     object: object, selector: selector, phase: phase, className: className,
-                    signature: signature)
+                    signature: signature, send: send)
             }
             return sink.observable(of: sink.subject.asObservable())
         } catch let error as InterceptionError {

@@ -411,6 +411,35 @@ struct RxTypedTests {
         #expect("\(error)".contains("(q, d)"))
     }
 
+    @Test(
+        "every matrix type arrives through the one-type sentMessage(_:as:) and methodInvoked(_:as:) as the C caller passed it",
+        // `l` and `L` are left out: the typed observables compare encodings exactly and refuse
+        // `Int32` for `l` (sends accept it); that check is a separate question from the path.
+        arguments: MatrixCase.valueCases.filter { !["l", "L"].contains($0.encoding) })
+    func oneTypeObservablesOfEveryMatrixType(_ matrixCase: MatrixCase) throws {
+        let type = try #require(matrixCase.swiftType)
+        try type.checkTypedObservables(matrixCase)
+    }
+
+    @Test("the one-type and the one-element pack typed observables share one sink and see the same calls")
+    func oneTypeAndPackFormsAgree() throws {
+        let cls = try makeCounter("RxTypedForms", log: EventLog())
+        let obj = cls.new()
+        var single: [Int32] = []
+        var pack: [Int32] = []
+        let a = obj.rx.sentMessage("add:", as: Int32.self).subscribe(onNext: { single.append($0) })
+        let b = packSentMessage(obj, "add:", Int32.self).subscribe(onNext: { pack.append($0) })
+        defer {
+            a.dispose()
+            b.dispose()
+        }
+        for i: Int32 in [5, -7] {
+            let _: Int32 = try obj.send("add:", i)
+        }
+        #expect(single == [5, -7])
+        #expect(pack == [5, -7])
+    }
+
     @Test("values lets for-await read an interception stream")
     func valuesAsAsyncSequence() async throws {
         let cls = try makeCounter("RxValues", log: EventLog())
@@ -457,4 +486,37 @@ private final class ObjectBox: @unchecked Sendable {
 
 private func currentThreadID() -> UInt64 {
     UInt64(pthread_self())
+}
+
+/// The pack form of the typed `sentMessage(_:as:)` (a literal one-type call picks the one-type
+/// overload).
+private func packSentMessage<each T: RuntimeValue>(
+    _ object: RuntimeObject, _ selector: Selector, _ types: repeat (each T).Type
+) -> Observable<(repeat each T)> {
+    object.rx.sentMessage(selector, as: (repeat each T).self)
+}
+
+extension MatrixValue {
+    /// Subscribes the one-type typed observables of both phases to `take:` (the case's C IMP)
+    /// and checks that one call delivers the value the caller passed, field by field.
+    static func checkTypedObservables(_ matrixCase: MatrixCase) throws {
+        let raw = matrixCase.raw
+        let cls = try RuntimeClass.define(uniqueName("RxTypedMatrix_\(matrixCase.name)")) { c in
+            try c.method("take:", encoding: "v@:\(matrixCase.encoding)", imp: raw.take_imp)
+        }
+        let object = cls.new()
+        var before: [Self] = []
+        var after: [Self] = []
+        let a = object.rx.sentMessage("take:", as: Self.self).subscribe(onNext: { before.append($0) })
+        let b = object.rx.methodInvoked("take:", as: Self.self).subscribe(onNext: { after.append($0) })
+        defer {
+            a.dispose()
+            b.dispose()
+        }
+        try object.send("take:", load(raw.sample))
+        #expect(before.count == 1 && after.count == 1)
+        for value in before + after {
+            #expect(value.equals(raw.sample, in: matrixCase), "\(matrixCase.name)")
+        }
+    }
 }

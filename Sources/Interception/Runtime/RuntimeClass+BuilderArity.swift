@@ -1,0 +1,134 @@
+// Fixed-arity overloads of the builder's `method` (0 to 4 arguments): the same API as the
+// parameter-pack `method`, in a form whose per-call thunk the optimizer specializes in the
+// caller's module.
+import CInterception
+
+// Why these exist: the thunk of a pack-generic `method` runs unspecialized inside this module
+// (the caller's types are unknown here), so each call read every argument and stored the result
+// through metadata, witness calls and value-witness copies (perf on `send_to_swift_method`:
+// about a third of the call). These `@inlinable` overloads build the thunk in the caller's
+// module, where the types are concrete: it loads each argument and stores the result directly.
+// The signature is derived and checked once, when the method is defined, exactly as for the
+// pack `method`. Swift ranks a non-variadic overload above a variadic one, so closures of up to
+// four arguments land here; longer ones take the pack `method`. Hidden from the documentation:
+// for a reader they are the pack `method`.
+extension RuntimeClass.Builder {
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<R: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject) -> R
+    )
+        throws(RuntimeError)
+    {
+        let returnsObject = R.runtimeEncoding == "@"
+        try addMethod(selector, result: R.self) { this, frame in
+            MethodFrame.setResult(body(this), frame, returnsObject: returnsObject)
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A) -> R
+    ) throws(RuntimeError) {
+        let returnsObject = R.runtimeEncoding == "@"
+        try addMethod(selector, result: R.self, A.self) { this, frame in
+            let result = body(this, MethodFrame.argument(frame, at: 2))
+            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B) -> R
+    ) throws(RuntimeError) {
+        let returnsObject = R.runtimeEncoding == "@"
+        try addMethod(selector, result: R.self, A.self, B.self) { this, frame in
+            let result = body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
+            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C) -> R
+    ) throws(RuntimeError) {
+        let returnsObject = R.runtimeEncoding == "@"
+        try addMethod(selector, result: R.self, A.self, B.self, C.self) { this, frame in
+            let result = body(
+                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                MethodFrame.argument(frame, at: 4))
+            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> R
+    ) throws(RuntimeError) {
+        let returnsObject = R.runtimeEncoding == "@"
+        try addMethod(selector, result: R.self, A.self, B.self, C.self, D.self) { this, frame in
+            let result = body(
+                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
+            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
+        }
+    }
+
+    // Methods that return nothing (`v`).
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method(_ selector: Selector, _ body: @escaping @Sendable (RuntimeObject) -> Void)
+        throws(RuntimeError)
+    {
+        try addMethod(selector, result: NoResult.self) { this, _ in body(this) }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A) -> Void
+    ) throws(RuntimeError) {
+        try addMethod(selector, result: NoResult.self, A.self) { this, frame in
+            body(this, MethodFrame.argument(frame, at: 2))
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, B: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B) -> Void
+    ) throws(RuntimeError) {
+        try addMethod(selector, result: NoResult.self, A.self, B.self) { this, frame in
+            body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C) -> Void
+    ) throws(RuntimeError) {
+        try addMethod(selector, result: NoResult.self, A.self, B.self, C.self) { this, frame in
+            body(
+                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                MethodFrame.argument(frame, at: 4))
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> Void
+    ) throws(RuntimeError) {
+        try addMethod(selector, result: NoResult.self, A.self, B.self, C.self, D.self) { this, frame in
+            body(
+                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
+        }
+    }
+}
