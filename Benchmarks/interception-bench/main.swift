@@ -121,7 +121,8 @@ func measure(_ bench: BenchCase, quick: Bool) -> Result? {
     let bytes = Double(byteCount) / totalOps
     times.sort()
     return Result(
-        name: bench.name, description: bench.description, median: times[times.count / 2], min: times.first!, max: times.last!,
+        name: bench.name, description: bench.description, median: times[times.count / 2], min: times.first!,
+        max: times.last!,
         reps: reps, ops: ops, allocsPerOp: allocations, bytesPerOp: bytes)
 }
 
@@ -206,7 +207,8 @@ if let next = results.first(where: { $0.name == "intercept_next_instance" }) {
 if let path = options.jsonPath {
     var objects: [[String: Any]] = results.map {
         [
-            "name": $0.name, "description": $0.description, "ns_per_op": $0.median, "ns_min": $0.min, "ns_max": $0.max,
+            "name": $0.name, "description": $0.description, "ns_per_op": $0.median, "ns_min": $0.min,
+            "ns_max": $0.max,
             "reps": $0.reps, "ops_per_rep": $0.ops, "allocs_per_op": $0.allocsPerOp,
             "bytes_per_op": $0.bytesPerOp,
         ]
