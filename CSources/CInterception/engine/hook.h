@@ -155,6 +155,15 @@ __attribute__((always_inline)) static inline ic_class_hook *ic_class_hook_single
     return hook && !hook->typed_next ? hook : NULL;
 }
 
+/* The class-wide record a class trampoline's call runs: the selector's only typed record or, with
+ * several, the one whose class is in the receiver's chain (out of line). */
+__attribute__((always_inline)) static inline const ic_class_hook *ic_class_hook_for_call(ic_id self,
+                                                                                         ic_sel sel)
+{
+    const ic_class_hook *hook = ic_class_hook_single(sel);
+    return IC_LIKELY(hook != NULL) ? hook : ic_class_hook_find_typed(self, sel);
+}
+
 /* The original a call of class-wide `hook` runs: the IMP the class had, or (for an added
  * override) the superclass's method for the receiver. */
 __attribute__((always_inline)) static inline ic_imp

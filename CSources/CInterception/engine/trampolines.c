@@ -46,16 +46,18 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
  * handles an original IMP not yet in the dispatch table (a lookup that may lock). With every exit
  * a tail call, the trampoline needs no stack frame: no register is saved or restored on the way
  * (measured: a frame of four saved registers cost about 0.2 ns on each intercepted call).
- * Class trampolines have the same shape: the record comes from the selector (hook.h,
- * ic_class_hook_single), the original from the record; a selector with several typed records,
- * or an added override's original (a super lookup), takes the slow function.
+ * A class trampoline is a single function, the observed body itself: the record comes from the
+ * selector (hook.h, ic_class_hook_for_call; a selector with several typed records takes an out of
+ * line search), the original from the record (an added override's: an out of line super lookup).
  */
 #define IC_OBSERVED_CALL_v(TYPES, ...)                                                             \
     ((void(*) TYPES)original)(__VA_ARGS__);                                                        \
     ic_hook_after(slot, args, NULL, 0);
 #define IC_OBSERVED_CALL_VALUE(R, TYPES, ...)                                                      \
-    ic_abi_##R result = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                              \
-    ic_hook_after(slot, args, &result, 0);                                                         \
+    ic_abi_##R value = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                               \
+    if (!atomic_load_explicit(&slot->after_count, memory_order_acquire)) return value;             \
+    ic_abi_##R result = value; /* addressable only here: the common return stays in a register */  \
+    ic_hook_notify(slot, args, &result, 0, IC_OBSERVE_AFTER);                                      \
     IC_NORMALIZE_RETURN()                                                                          \
     return result;
 #define IC_OBSERVED_CALL_i(...) IC_OBSERVED_CALL_VALUE(i, __VA_ARGS__)
@@ -89,17 +91,24 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 #define IC_FRAME_STORE_f(RET, CALL)        IC_FRAME_STORE_VALUE(f, RET, CALL)
 #define IC_FRAME_STORE_d(RET, CALL)        IC_FRAME_STORE_VALUE(d, RET, CALL)
 
-/* An observed body: FN(self, cmd, args…, HOOK_PARAM) notifies, runs the original ORIGINAL (an
- * expression of self, cmd and the hook parameter) or the instead chain, notifies again. The
- * object trampolines pass their slot; the class trampolines their class-wide record. */
-#define IC_DEFINE_OBSERVED(R, NAME, FN, PARAMS, TYPES, ADDRS, HOOK_PARAM, SLOT, ORIGINAL, ...)     \
-    static __attribute__((noinline)) ic_abi_##R FN(ic_id self, ic_sel cmd IC_UNPAREN PARAMS,       \
-                                                   HOOK_PARAM)                                     \
+/* An observed body: FN(self, cmd, args… EXTRA) runs FIND (statements that may declare the hook),
+ * notifies, runs the original ORIGINAL (an expression of self, cmd and the hook) or the instead
+ * chain, notifies again. The object trampolines pass their slot as an extra parameter; a class
+ * trampoline is itself the body and finds its record first (see below). Narrow arguments are
+ * re-extended only after before-observers ran, a narrow result only after after-observers: with
+ * none, the registers pass through untouched. The result is addressable only once
+ * after-observers run, so a call without them returns it straight from its register. */
+#define IC_DEFINE_OBSERVED(R, NAME, FN, PARAMS, TYPES, ADDRS, EXTRA, FIND, SLOT, ORIGINAL, ...)    \
+    static __attribute__((noinline)) ic_abi_##R FN(ic_id self,                                     \
+                                                   ic_sel cmd IC_UNPAREN PARAMS IC_UNPAREN EXTRA)  \
     {                                                                                              \
+        FIND;                                                                                      \
         const ic_hook_slot *slot = (SLOT);                                                         \
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
-        ic_hook_before(slot, args, 0);                                                             \
-        IC_NORMALIZE_ARGUMENTS()                                                                   \
+        if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {                     \
+            ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE);                                \
+            IC_NORMALIZE_ARGUMENTS()                                                               \
+        }                                                                                          \
         ic_imp original = (ORIGINAL);                                                              \
         if (IC_UNLIKELY(ic_hook_has_instead(slot))) {                                              \
             IC_INSTEAD_CALL_##R(NAME)                                                              \
@@ -109,7 +118,12 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 
 /* NAME: function name suffix; PARAMS: parenthesized parameter list after self and _cmd;
  * TYPES: the original's parameter types; ADDRS: the arguments' addresses; LOADS: the arguments
- * loaded from a frame's `args`; ARGS: the arguments. */
+ * loaded from a frame's `args`; ARGS: the arguments.
+ * A class trampoline is the observed body itself, with no "has observers" test and no tail call
+ * in front: a class runs it only while the record has hooks (the last removal gives the class
+ * its IMP back), so a call that finds none (racing that removal) just runs the original through
+ * the body with every phase skipped. Measured with the result kept in its register (above):
+ * class_hook_before from about 15.1 to 13.7 ns, optimized_1_observer from 16.7 to 15.8 ns. */
 #define IC_DEFINE_TRAMPOLINE(R, NAME, PARAMS, TYPES, ADDRS, LOADS, ...)                            \
     static void ic_frame_call_##R##_##NAME(const ic_signature *sig, ic_imp imp, void **args,       \
                                            void *ret)                                              \
@@ -120,7 +134,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
                                                            *(ic_sel *)args[1] IC_UNPAREN LOADS))   \
     }                                                                                              \
     IC_DEFINE_OBSERVED(R, NAME, ic_observed_##R##_##NAME, PARAMS, TYPES, ADDRS,                    \
-                       ic_hook_slot *hook_slot, hook_slot,                                         \
+                       (, ic_hook_slot * hook_slot), , hook_slot,                                  \
                        ic_engine_original_imp_from(hook_slot, self, cmd), ##__VA_ARGS__)           \
     static __attribute__((noinline))                                                               \
     ic_abi_##R ic_uncached_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)                  \
@@ -136,28 +150,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
         if (IC_UNLIKELY(!original)) return ic_uncached_##R##_##NAME(self, cmd, ##__VA_ARGS__);     \
         return ((ic_abi_##R(*) TYPES)original)(self, cmd, ##__VA_ARGS__);                          \
     }                                                                                              \
-    IC_DEFINE_OBSERVED(R, NAME, ic_class_observed_##R##_##NAME, PARAMS, TYPES, ADDRS,              \
-                       const ic_class_hook *hook, &hook->slot,                                     \
-                       ic_class_hook_original(hook, self, cmd), ##__VA_ARGS__)                     \
-    static __attribute__((noinline))                                                               \
-    ic_abi_##R ic_class_slow_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)                \
-    {                                                                                              \
-        const ic_class_hook *hook = ic_class_hook_find_typed(self, cmd);                           \
-        if (ic_hook_is_observed(&hook->slot))                                                      \
-            return ic_class_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, hook);                 \
-        return ((ic_abi_##R(*) TYPES)ic_class_hook_original(hook, self, cmd))(self, cmd,           \
-                                                                              ##__VA_ARGS__);      \
-    }                                                                                              \
-    static ic_abi_##R ic_class_trampoline_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)   \
-    {                                                                                              \
-        const ic_class_hook *hook = ic_class_hook_single(cmd);                                     \
-        if (IC_UNLIKELY(!hook)) return ic_class_slow_##R##_##NAME(self, cmd, ##__VA_ARGS__);       \
-        if (ic_hook_is_observed(&hook->slot))                                                      \
-            return ic_class_observed_##R##_##NAME(self, cmd, ##__VA_ARGS__, hook);                 \
-        ic_imp original = atomic_load_explicit(&hook->saved, memory_order_acquire);                \
-        if (IC_UNLIKELY(!original)) return ic_class_slow_##R##_##NAME(self, cmd, ##__VA_ARGS__);   \
-        return ((ic_abi_##R(*) TYPES)original)(self, cmd, ##__VA_ARGS__);                          \
-    }
+    IC_DEFINE_OBSERVED(R, NAME, ic_class_trampoline_##R##_##NAME, PARAMS, TYPES, ADDRS, (),        \
+                       const ic_class_hook *hook = ic_class_hook_for_call(self, cmd), &hook->slot, \
+                       ic_class_hook_original(hook, self, cmd), ##__VA_ARGS__)
 #define IC_UNPAREN(...) __VA_ARGS__
 
 #define IC_LOAD(A, I)     *(ic_abi_##A *)args[I]
