@@ -524,6 +524,15 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
                 #expect(address(ic_msg_lookup_super(&toNobody, f.s)) == nilIMP)
             }
         ),
+        (
+            "ic_msg_lookup_cached",
+            { f in
+                let none = ic_msg_lookup_cached(nil, f.s)
+                #expect(none.cls == nil && none.imp == nil)
+                let noSelector = ic_msg_lookup_cached(f.obj, nil)
+                #expect(noSelector.cls == f.cls && noSelector.imp == nil)
+            }
+        ),
 
         // ic_signature.h
         (

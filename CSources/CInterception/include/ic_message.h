@@ -43,6 +43,24 @@ typedef struct ic_super {
  * the receiver if no class from there implements it. NULL receiver gives ic_nil_imp. */
 IC_EXPORT ic_imp ic_msg_lookup_super(const ic_super *super, ic_sel sel);
 
+/* A receiver's class and the IMP its dispatch table has cached for a selector. */
+typedef struct ic_cached_lookup {
+    ic_class *cls; /* the receiver's class, read once (NULL for a NULL receiver) */
+    ic_imp imp;    /* what `cls` has cached for the selector, or NULL if nothing is cached */
+} ic_cached_lookup;
+
+/*
+ * A peek at the dispatch cache: reads the receiver's class once and returns it with the IMP that
+ * class has cached for `sel` (possibly a forwarder, which ic_msg_lookup caches too), or with NULL
+ * if nothing is cached there (not resolved yet, invalidated since, a zombie's class, a NULL
+ * `sel`). Never resolves, forwards, locks or traps: a caller that gets NULL takes its own slow
+ * path (for example ic_msg_lookup, which fills the cache). A non-NULL IMP is what
+ * ic_msg_lookup_super with `cls` would return, so a caller can check it against something it
+ * keyed by `cls` even if the object changes class meanwhile. Returned in two registers: one call
+ * instead of ic_object_get_class followed by a lookup. Thread-safe, lock-free.
+ */
+IC_EXPORT ic_cached_lookup ic_msg_lookup_cached(ic_id receiver, ic_sel sel);
+
 /* The IMP of messages to NULL: returns zero. */
 IC_EXPORT void ic_nil_imp(void);
 

@@ -75,6 +75,14 @@ ic_imp ic_msg_lookup_super(const ic_super *super, ic_sel sel)
     return lookup_slow(super->receiver, cls, sel, false);
 }
 
+ic_cached_lookup ic_msg_lookup_cached(ic_id receiver, ic_sel sel)
+{
+    if (IC_UNLIKELY(!receiver)) return (ic_cached_lookup){NULL, NULL};
+    ic_class *cls = ic_object_isa(receiver);
+    if (IC_UNLIKELY(!sel)) return (ic_cached_lookup){cls, NULL};
+    return (ic_cached_lookup){cls, ic_dtable_get(&cls->dtable, sel)};
+}
+
 /* Messages to NULL: zero every register a result can come back in, then return. Naked so that
  * no prologue disturbs the caller's frame whatever the IMP was cast to. A struct returned in
  * memory is not written (objc4 behaves the same). */

@@ -13,8 +13,7 @@ extension RuntimeObject {
     @_documentation(visibility: internal)
     @inlinable
     public func send<R: RuntimeValue>(_ selector: Selector) throws(RuntimeError) -> R {
-        let signature = SwiftSignature(R.self)
-        guard let fast = fastSend(selector, signature) else { return try sendChecked(selector, signature) }
+        guard let fast = fastSend(selector, SwiftSignature(R.self)) else { return try sendSlowPath(selector) }
         return fast.result(receiver: pointer, selector: selector.pointer, fast.arguments)
     }
 
@@ -23,7 +22,7 @@ extension RuntimeObject {
     public func send<A: RuntimeValue, R: RuntimeValue>(_ selector: Selector, _ a: A) throws(RuntimeError) -> R
     {
         let signature = SwiftSignature(R.self).appending(A.self)
-        guard let fast = fastSend(selector, signature) else { return try sendChecked(selector, signature, a) }
+        guard let fast = fastSend(selector, signature) else { return try sendSlowPath(selector, a) }
         return fast.result(receiver: pointer, selector: selector.pointer, fast.arguments.placing(a))
     }
 
@@ -34,7 +33,7 @@ extension RuntimeObject {
     ) throws(RuntimeError) -> R {
         let signature = SwiftSignature(R.self).appending(A.self).appending(B.self)
         guard let fast = fastSend(selector, signature) else {
-            return try sendChecked(selector, signature, a, b)
+            return try sendSlowPath(selector, a, b)
         }
         return fast.result(
             receiver: pointer, selector: selector.pointer, fast.arguments.placing(a).placing(b))
@@ -47,7 +46,7 @@ extension RuntimeObject {
     ) throws(RuntimeError) -> R {
         let signature = SwiftSignature(R.self).appending(A.self).appending(B.self).appending(C.self)
         guard let fast = fastSend(selector, signature) else {
-            return try sendChecked(selector, signature, a, b, c)
+            return try sendSlowPath(selector, a, b, c)
         }
         let arguments = fast.arguments.placing(a).placing(b).placing(c)
         return fast.result(receiver: pointer, selector: selector.pointer, arguments)
@@ -61,10 +60,51 @@ extension RuntimeObject {
         let signature = SwiftSignature(R.self).appending(A.self).appending(B.self).appending(C.self)
             .appending(D.self)
         guard let fast = fastSend(selector, signature) else {
-            return try sendChecked(selector, signature, a, b, c, d)
+            return try sendSlowPath(selector, a, b, c, d)
         }
         let arguments = fast.arguments.placing(a).placing(b).placing(c).placing(d)
         return fast.result(receiver: pointer, selector: selector.pointer, arguments)
+    }
+
+    // The slow paths of the sends above, out of line (specialized, never inlined): calling the
+    // pack `sendChecked` passes the arguments and the signature by address, and setting that up
+    // inside a send body gave its fast path a 208-byte frame with a stack protector (perf).
+    // Fixed-arity too, so that the arguments come in registers rather than as a pack.
+
+    @inlinable @inline(never)
+    func sendSlowPath<R: RuntimeValue>(_ selector: Selector) throws(RuntimeError) -> R {
+        try sendChecked(selector, SwiftSignature(R.self))
+    }
+
+    @inlinable @inline(never)
+    func sendSlowPath<A: RuntimeValue, R: RuntimeValue>(_ selector: Selector, _ a: A) throws(RuntimeError)
+        -> R
+    {
+        try sendChecked(selector, SwiftSignature(R.self).appending(A.self), a)
+    }
+
+    @inlinable @inline(never)
+    func sendSlowPath<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ a: A, _ b: B
+    ) throws(RuntimeError) -> R {
+        try sendChecked(selector, SwiftSignature(R.self).appending(A.self).appending(B.self), a, b)
+    }
+
+    @inlinable @inline(never)
+    func sendSlowPath<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ a: A, _ b: B, _ c: C
+    ) throws(RuntimeError) -> R {
+        let signature = SwiftSignature(R.self).appending(A.self).appending(B.self).appending(C.self)
+        return try sendChecked(selector, signature, a, b, c)
+    }
+
+    @inlinable @inline(never)
+    func sendSlowPath<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, _ a: A, _ b: B, _ c: C, _ d: D
+    ) throws(RuntimeError) -> R {
+        let signature = SwiftSignature(R.self).appending(A.self).appending(B.self).appending(C.self)
+            .appending(D.self)
+        return try sendChecked(selector, signature, a, b, c, d)
     }
 
     /// The fast path for `signature`, if ``FastSend`` confirms it.

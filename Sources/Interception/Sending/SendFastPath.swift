@@ -43,18 +43,20 @@ struct FastSend {
     }
 
     /// The cached plan keyed by the receiver's class, `selector` and `signatureHash`, if it calls
-    /// through registers and the IMP its class resolves now is the one the plan validated.
+    /// through registers and the IMP that class has cached now is the one the plan validated.
     @usableFromInline
     static func lookup(receiver: OpaquePointer, selector: OpaquePointer, signatureHash: UInt64) -> FastSend? {
-        guard let cls = ic_object_get_class(receiver) else { return nil }
+        // One call reads the receiver's class once and peeks at that class's dispatch cache: the
+        // IMP comes from the class that keys the plan, even if the object is moved meanwhile.
+        // (`ic_object_get_class` then `ic_msg_lookup_super` were two calls, a tenth of the send,
+        // and the lookup could not start before the plan's probe had finished: perf.) Nothing
+        // cached for the selector (never sent, or invalidated): the slow path resolves it.
+        let found = ic_msg_lookup_cached(receiver, selector)
+        guard let cls = found.cls, let imp = found.imp else { return nil }
         let key = SendPlanKey(
             lookupClass: UInt(bitPattern: cls), selector: UInt(bitPattern: selector),
             swiftSignature: signatureHash)
-        guard let plan = SendPlanCache.cachedPlan(for: key), plan.pointee.direct != nil else { return nil }
-        // The IMP from the class that keyed the plan (read once above), not from a second read
-        // of the receiver's class: the object may be moved between the two.
-        var target = ic_super(receiver: receiver, super_class: cls)
-        guard let imp = ic_msg_lookup_super(&target, selector),
+        guard let plan = SendPlanCache.cachedPlan(for: key), plan.pointee.direct != nil,
             UInt(bitPattern: unsafeBitCast(imp, to: Int.self))
                 == plan.pointee.validatedIMP.load(ordering: .relaxed)
         else { return nil }

@@ -149,6 +149,26 @@ struct MessageTests {
         #expect(lookup(obj, "value", as: Int32IMP.self)(obj, sel("value")) == 2)
     }
 
+    @Test("a cached lookup answers the class and the IMP only once the selector is cached")
+    func cachedLookupPeeksAtTheDispatchCache() throws {
+        let cls = try makeClass("MsgCached", methods: [("value", imp(returns1), "i@:")])
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        let before = ic_msg_lookup_cached(obj, sel("value"))
+        #expect(before.cls == cls)
+        #expect(before.imp == nil)  // never sent: nothing cached, nothing resolved
+        let resolved = ic_msg_lookup(obj, sel("value"))
+        let after = ic_msg_lookup_cached(obj, sel("value"))
+        #expect(after.cls == cls)
+        #expect(unsafeBitCast(after.imp, to: UInt.self) == unsafeBitCast(resolved, to: UInt.self))
+        // Replacing the method invalidates the cache: the peek misses until the next lookup.
+        #expect(ic_class_replace_method(cls, sel("value"), imp(returns2), "i@:", nil) == IC_OK)
+        #expect(ic_msg_lookup_cached(obj, sel("value")).imp == nil)
+        #expect(lookup(obj, "value", as: Int32IMP.self)(obj, sel("value")) == 2)
+        let refilled = try #require(ic_msg_lookup_cached(obj, sel("value")).imp)
+        #expect(fn(refilled, as: Int32IMP.self)(obj, sel("value")) == 2)
+    }
+
     @Test("the send macros work from C", .tags(.fromC))
     func sendMacrosFromC() throws {
         let cls = try makeClass("MsgMacro", methods: [("add:", imp(addOne), "i@:i")])
