@@ -534,6 +534,44 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
 
+        // ic_send_cache.h
+        (
+            "ic_send_cache_lookup",
+            { f in
+                let none = ic_send_cache_lookup(nil, f.s, 0)
+                #expect(none.imp == nil && none.entry == nil)
+                let noSelector = ic_send_cache_lookup(f.obj, nil, 0)
+                #expect(noSelector.imp == nil && noSelector.entry == nil)
+            }
+        ),
+        (
+            "ic_send_cache_find",
+            { f in
+                #expect(ic_send_cache_find(nil, f.s, 0) == nil)
+                #expect(ic_send_cache_find(f.cls, nil, 0) == nil)
+            }
+        ),
+        (
+            "ic_send_cache_publish",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(!ic_send_cache_publish(nil)) }
+                // An entry without a class or a selector has no slot.
+                var noClass = ic_send_cache_entry(cls: nil, sel: f.s, shape: 1, validated_imp: nil)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(!ic_send_cache_publish(&noClass)) }
+                var noSelector = ic_send_cache_entry(cls: f.cls, sel: nil, shape: 1, validated_imp: nil)
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) { #expect(!ic_send_cache_publish(&noSelector)) }
+            }
+        ),
+        ("ic_send_cache_validated_imp", { _ in #expect(ic_send_cache_validated_imp(nil) == nil) }),
+        (
+            "ic_send_cache_set_validated_imp",
+            { f in
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(!ic_send_cache_set_validated_imp(nil, nil))
+                }
+            }
+        ),
+
         // ic_signature.h
         (
             "ic_signature_parse",
@@ -794,11 +832,10 @@ private func exportedFunctions() throws -> Set<String> {
     let include =
         String(#filePath.split(separator: "/Tests/CInterceptionTests/").first!)
         + "/CSources/CInterception/include"
-    let headers = [
-        "ic_base.h", "ic_selector.h", "ic_class.h", "ic_protocol.h", "ic_property.h", "ic_object.h",
-        "ic_message.h",
-        "ic_signature.h", "ic_invocation.h", "ic_closure.h", "ic_intercept.h", "ic_hook.h",
-    ]
+    // Every header the umbrella includes, so that a new public header cannot be missed.
+    let umbrella = try #require(readTextFile(include + "/interception.h"), "cannot read interception.h")
+    let headers = umbrella.matches(of: /#include "(ic_[a-z0-9_]+\.h)"/).map { String($0.1) }
+    #expect(headers.count >= 13)
     var names = Set<String>()
     for header in headers {
         let text = try #require(readTextFile(include + "/" + header), "cannot read \(header)")

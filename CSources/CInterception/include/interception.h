@@ -15,6 +15,7 @@
 #include "ic_property.h"
 #include "ic_object.h"
 #include "ic_message.h"
+#include "ic_send_cache.h"
 #include "ic_signature.h"
 #include "ic_invocation.h"
 #include "ic_closure.h"

@@ -55,20 +55,17 @@ struct MessageCall: ~Copyable {
                 } else {
                     // Another Swift signature with the same hash owns the key (never seen in
                     // practice): use a plan of our own, uncached.
-                    plan = .allocate(capacity: 1)
-                    plan.initialize(to: try makePlan(key, lookupClass))
+                    plan = SendPlanStorage.allocate(try makePlan(key, lookupClass))
                     ownsPlan = true
                 }
             } else {
-                plan = .allocate(capacity: 1)
-                plan.initialize(to: made)
+                plan = SendPlanStorage.allocate(made)
                 ownsPlan = true
             }
         }
         defer {
             if ownsPlan {
-                plan.deinitialize(count: 1)
-                plan.deallocate()
+                SendPlanStorage.free(plan)
             }
         }
 
@@ -82,9 +79,9 @@ struct MessageCall: ~Copyable {
             imp = ic_msg_lookup(receiver, selector.pointer)
         }
         if plan.pointee.cacheable {
-            let bits = UInt(bitPattern: unsafeBitCast(imp, to: Int.self))
-            if bits != plan.pointee.validatedIMP.load(ordering: .relaxed) {
-                try plan.pointee.revalidate(imp: bits, receiver: receiver, selector: selector)
+            let validated = ic_send_cache_validated_imp(SendPlanStorage.entry(of: plan))
+            if validated.map({ unsafeBitCast($0, to: UInt.self) }) != unsafeBitCast(imp, to: UInt.self) {
+                try SendPlan.revalidate(plan, imp: imp, receiver: receiver, selector: selector)
             }
         }
 

@@ -21,7 +21,8 @@ struct FastSend {
     /// The plan (immortal), which calls through registers.
     @usableFromInline let plan: UnsafeMutablePointer<SendPlan>
 
-    private init(imp: ic_imp, plan: UnsafeMutablePointer<SendPlan>) {
+    @inlinable @inline(__always)
+    init(imp: ic_imp, plan: UnsafeMutablePointer<SendPlan>) {
         self.imp = imp
         self.plan = plan
     }
@@ -37,30 +38,25 @@ struct FastSend {
     {
         guard signature.isCacheable,
             let fast = lookup(receiver: receiver, selector: selector, signatureHash: signature.hash),
-            signature.matches(UnsafeBufferPointer(fast.plan.pointee.swiftTypes))
+            signature.matches(fast.plan.pointee.swiftTypes)
         else { return nil }
         return fast
     }
 
     /// The cached plan keyed by the receiver's class, `selector` and `signatureHash`, if it calls
     /// through registers and the IMP that class has cached now is the one the plan validated.
-    @usableFromInline
+    @inlinable @inline(__always)
     static func lookup(receiver: OpaquePointer, selector: OpaquePointer, signatureHash: UInt64) -> FastSend? {
-        // One call reads the receiver's class once and peeks at that class's dispatch cache: the
-        // IMP comes from the class that keys the plan, even if the object is moved meanwhile.
-        // (`ic_object_get_class` then `ic_msg_lookup_super` were two calls, a tenth of the send,
-        // and the lookup could not start before the plan's probe had finished: perf.) Nothing
-        // cached for the selector (never sent, or invalidated): the slow path resolves it.
-        let found = ic_msg_lookup_cached(receiver, selector)
-        guard let cls = found.cls, let imp = found.imp else { return nil }
-        let key = SendPlanKey(
-            lookupClass: UInt(bitPattern: cls), selector: UInt(bitPattern: selector),
-            swiftSignature: signatureHash)
-        guard let plan = SendPlanCache.cachedPlan(for: key), plan.pointee.direct != nil,
-            UInt(bitPattern: unsafeBitCast(imp, to: Int.self))
-                == plan.pointee.validatedIMP.load(ordering: .relaxed)
-        else { return nil }
-        return FastSend(imp: imp, plan: plan)
+        // One C call reads the receiver's class once, peeks at its dispatch cache and probes the
+        // plan cache, overlapping the two chains of loads; the IMP comes from the class that keys
+        // the plan, even if the object is moved meanwhile. (A Swift probe after
+        // `ic_msg_lookup_cached` could only start once that call had returned: a third of the
+        // send, perf.) Nothing cached, or a plan validated for another IMP: the slow path.
+        let hit = ic_send_cache_lookup(receiver, selector, signatureHash)
+        guard let entry = hit.entry else { return nil }
+        let plan = SendPlanStorage.plan(of: entry)
+        guard plan.pointee.direct != nil else { return nil }
+        return FastSend(imp: hit.imp.unsafelyUnwrapped, plan: plan)
     }
 
     /// An empty argument list for this call's register shape.
@@ -85,8 +81,9 @@ struct FastSend {
         -> R
     {
         let mark = ReturnedObjects.mark
-        let bits = registers.call(
-            imp, receiver: receiver, selector: selector, vectorResult: shape.result?.isVector ?? false)
+        let vectorResult =
+            RegisterSlot(rawValue: R._registerSlot)?.isVector ?? (shape.result?.isVector ?? false)
+        let bits = registers.call(imp, receiver: receiver, selector: selector, vectorResult: vectorResult)
         let result = R(_registerBits: bits)
         ReturnedObjects.drain(to: mark)
         return result
@@ -122,9 +119,11 @@ struct FastArguments {
 
 extension RegisterFile {
     /// Places the next argument of a fast send, widened as its slot says; advances `index`.
+    /// The slot is the one `T` states when it does (a constant here: no branch on the plan),
+    /// which is the plan's, since the plan was made for exactly these Swift types.
     @inlinable @inline(__always)
     mutating func place<T: RuntimeValue>(_ argument: T, _ shape: DirectCallShape, _ index: inout Int) {
-        let slot = shape.argument(index)
+        let slot = RegisterSlot(rawValue: T._registerSlot) ?? shape.argument(index)
         place(slot.extend(argument._registerBits()), slot)
         index += 1
     }

@@ -1,7 +1,6 @@
 // SendPlan: the once-per-(class, selector, Swift signature) check behind every typed send, and
 // how the call will be made.
 import CInterception
-import Synchronization
 
 /// Identifies what a plan was checked for.
 struct SendPlanKey: Hashable, Sendable {
@@ -16,31 +15,83 @@ struct SendPlanKey: Hashable, Sendable {
 
 /// The outcome of checking one Swift call shape against the method a class runs.
 ///
-/// Cached plans live in immortal raw memory (see ``SendPlanCache``) so that a send reads them
-/// through a plain pointer, with no reference counting. A plan for a forwarded selector is not
-/// cached and lives on the sending thread's stack (its deinit frees `swiftTypes`).
+/// Every plan lives in raw memory right after its C cache entry (``SendPlanStorage``), so that a
+/// fast send finds it with one C call (`ic_send_cache_lookup`) and reads it through a plain
+/// pointer, with no reference counting. Cached plans are immortal; a plan that is not cached (a
+/// forwarded selector, a hash collision) is freed by the send that made it.
 ///
-/// Invariants: immutable except `validatedIMP`, the last IMP whose method encoding was found
-/// compatible. A send whose lookup returns another IMP (a method added in a subclass, replaced,
-/// exchanged, intercepted) re-checks the method before calling it, so a cached plan never
-/// outlives a change of signature.
+/// Invariants: immutable. The only changing state is the entry's validated IMP, the last IMP
+/// whose method encoding was found compatible: a send whose lookup returns another IMP (a method
+/// added in a subclass, replaced, exchanged, intercepted) re-checks the method before calling
+/// it, so a cached plan never outlives a change of signature.
 @usableFromInline
 struct SendPlan: ~Copyable {
+    // The fast path reads `direct` and `swiftTypes`: first, so that they share the cache line
+    // of the entry before them.
+    /// How to call through registers, or `nil` to call through an invocation (libffi).
+    @usableFromInline let direct: DirectCallShape?
+    /// The Swift types (result first), which confirm a hit exactly.
+    @usableFromInline let swiftTypes: SwiftSignature
     let key: SendPlanKey
-    /// The Swift types (result first, as metadata addresses), owned by the plan.
-    @usableFromInline let swiftTypes: UnsafeMutableBufferPointer<UInt>
     /// The Swift call's interned signature (immortal). Compatible with the method's (same ABI),
     /// so calls are made with it.
     let signature: OpaquePointer
-    /// How to call through registers, or `nil` to call through an invocation (libffi).
-    @usableFromInline let direct: DirectCallShape?
     /// Whether the plan may be cached: false when the selector is forwarded, since then the
     /// signature is whatever the receiver's `methodSignatureForSelector:` answers this time.
     let cacheable: Bool
-    let validatedIMP: Atomic<UInt>
+    /// The IMP found compatible when the plan was made (the entry's first validated IMP).
+    let checkedIMP: ic_imp?
+}
 
-    deinit {
-        swiftTypes.deallocate()
+/// Where plans live: each in one raw allocation after its `ic_send_cache_entry`, the plan at a
+/// fixed offset, so that the entry a lookup returns leads to its plan by arithmetic alone.
+@usableFromInline
+enum SendPlanStorage {
+    @usableFromInline typealias Entry = UnsafeMutablePointer<ic_send_cache_entry>
+
+    /// A cache line: the entry and the start of the plan share one.
+    static let alignment = 64
+
+    /// The plan's offset from its entry.
+    @inlinable static var planOffset: Int {
+        let align = MemoryLayout<SendPlan>.alignment
+        return (MemoryLayout<ic_send_cache_entry>.stride + align - 1) & ~(align - 1)
+    }
+
+    /// The plan stored after `entry`.
+    @inlinable @inline(__always)
+    static func plan(of entry: Entry) -> UnsafeMutablePointer<SendPlan> {
+        (UnsafeMutableRawPointer(entry) + planOffset).assumingMemoryBound(to: SendPlan.self)
+    }
+
+    /// The entry stored before `plan`.
+    static func entry(of plan: UnsafeMutablePointer<SendPlan>) -> Entry {
+        (UnsafeMutableRawPointer(plan) - planOffset).assumingMemoryBound(to: ic_send_cache_entry.self)
+    }
+
+    /// Stores `plan` after a fresh entry keyed like it (not published).
+    static func allocate(_ plan: consuming SendPlan) -> UnsafeMutablePointer<SendPlan> {
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: planOffset + MemoryLayout<SendPlan>.stride, alignment: alignment)
+        let key = plan.key
+        raw.initializeMemory(
+            as: ic_send_cache_entry.self,
+            repeating: ic_send_cache_entry(
+                cls: OpaquePointer(bitPattern: key.lookupClass),
+                sel: OpaquePointer(bitPattern: key.selector), shape: key.swiftSignature,
+                validated_imp: plan.checkedIMP),
+            count: 1)
+        let stored = (raw + planOffset).bindMemory(to: SendPlan.self, capacity: 1)
+        stored.initialize(to: plan)
+        return stored
+    }
+
+    /// Frees a plan that was never published.
+    static func free(_ plan: UnsafeMutablePointer<SendPlan>) {
+        let entry = entry(of: plan)
+        plan.deinitialize(count: 1)
+        entry.deinitialize(count: 1)
+        UnsafeMutableRawPointer(entry).deallocate()
     }
 }
 
@@ -62,7 +113,7 @@ extension SendPlan {
         }
 
         let methodSignature: OpaquePointer
-        let imp: UInt
+        let imp: ic_imp?
         let cacheable: Bool
         if let method = ic_class_get_method(lookupClass, selector.pointer) {
             guard let signature = ic_method_signature(method) else {
@@ -72,11 +123,11 @@ extension SendPlan {
                     swiftEncoding: TypeEncoding.types(of: swiftSignature))
             }
             methodSignature = signature
-            imp = ic_method_imp(method).map { UInt(bitPattern: unsafeBitCast($0, to: Int.self)) } ?? 0
+            imp = ic_method_imp(method)
             cacheable = true
         } else if forwardsInvocations(receiver), let forwarded = forwardedSignature(receiver, selector) {
             methodSignature = forwarded
-            imp = 0
+            imp = nil
             cacheable = false
         } else {
             throw RuntimeError.unrecognizedSelector(className: className(of: receiver), selector: selector)
@@ -109,8 +160,6 @@ extension SendPlan {
         for argument in repeat each arguments {
             types.append(argument)
         }
-        let swiftTypes = UnsafeMutableBufferPointer<UInt>.allocate(capacity: types.list.count)
-        _ = swiftTypes.initialize(from: types.list)
         // A dropped result that comes back in a register may be called as `void` (the caller
         // just ignores the register); one returned in memory or on the x87 stack (structs, long
         // double) must be called with its real type, through an invocation that has room for it.
@@ -118,19 +167,27 @@ extension SendPlan {
             discardsResult && RegisterSlot(encoding: methodResult) == nil
             ? nil : DirectCallShape(result: R.self, repeat (each A).self)
         return SendPlan(
-            key: key, swiftTypes: swiftTypes, signature: callSignature, direct: direct,
-            cacheable: cacheable, validatedIMP: Atomic(imp))
+            direct: direct, swiftTypes: types, key: key, signature: callSignature, cacheable: cacheable,
+            checkedIMP: imp)
     }
 
     /// Whether this plan was made for exactly the types of `signature`.
     @inline(__always)
     func matches(_ signature: borrowing SwiftSignature) -> Bool {
-        signature.matches(UnsafeBufferPointer(swiftTypes))
+        signature.matches(swiftTypes)
     }
 
-    /// Re-checks the plan for a new IMP: the method now resolved for the key must still accept
-    /// the Swift signature. On success the IMP is remembered.
-    func revalidate(imp: UInt, receiver: OpaquePointer, selector: Selector) throws(RuntimeError) {
+    /// Re-checks the plan stored at `plan` for a new IMP: the method now resolved for the key must
+    /// still accept the Swift signature. On success the IMP is remembered in the plan's entry.
+    static func revalidate(
+        _ plan: UnsafeMutablePointer<SendPlan>, imp: ic_imp, receiver: OpaquePointer, selector: Selector
+    ) throws(RuntimeError) {
+        try plan.pointee.check(receiver: receiver, selector: selector)
+        ic_send_cache_set_validated_imp(SendPlanStorage.entry(of: plan), imp)
+    }
+
+    /// Whether the method the key's class resolves now still accepts the Swift signature.
+    private func check(receiver: OpaquePointer, selector: Selector) throws(RuntimeError) {
         guard let lookupClass = OpaquePointer(bitPattern: key.lookupClass),
             let method = ic_class_get_method(lookupClass, selector.pointer)
         else {
@@ -149,7 +206,6 @@ extension SendPlan {
                     TypeEncoding.mismatchHint(swiftSignature: signature, methodSignature: $0)
                 })
         }
-        validatedIMP.store(imp, ordering: .relaxed)
     }
 
     /// Whether the receiver's class overrides `forwardInvocation:`. If not, the root's runs,
@@ -180,66 +236,31 @@ extension SendPlan {
 
 /// The cache of checked plans.
 ///
-/// Readers take no lock: a direct-mapped table of atomic slots, each holding the address of a
-/// plan (or 0), is probed once; a hit is confirmed by the plan's key and Swift types. Writers
-/// hold `plans`' lock, which guards the dictionary that owns every cached plan. Cached plans are
-/// never freed (there is one per (class, selector, Swift signature) ever sent, and classes are
-/// immortal too): that is what lets readers use a slot's plan without reference counting or
-/// any reclamation scheme. A slot overwritten by a colliding key only costs its previous owner
-/// a locked dictionary lookup.
-///
-/// The slot table is reached through `planSlotTable`, a global `Atomic` (initialized when the
-/// library loads, so reading it is one load) holding the address of the table, allocated by the
-/// first insert and never freed. A lazily initialized global (`static let`, or the table inline
-/// in `shared`) costs a `swift_once` call on every read: about a tenth of a fast send (perf).
+/// Readers take no lock: the C runtime's send cache (`ic_send_cache.h`, a direct-mapped table
+/// of entry addresses) is probed once; a hit is confirmed by the entry's key and then by the
+/// plan's Swift types. Writers hold `plans`' lock, which guards the dictionary that owns every
+/// cached plan. Cached plans are never freed (there is one per (class, selector, Swift
+/// signature) ever sent, and classes are immortal too): that is what lets readers use a plan
+/// without reference counting or any reclamation scheme, and what the C cache requires of a
+/// published entry. A slot overwritten by a colliding key only costs its previous owner a locked
+/// dictionary lookup, which publishes it again.
 final class SendPlanCache: Sendable {
     static let shared = SendPlanCache()
 
     typealias PlanPointer = UnsafeMutablePointer<SendPlan>
-    private typealias Slots = UnsafeMutablePointer<Atomic<UInt>>
 
-    private static let slotBits = 10
     /// Every cached plan, by key. Only touched under its lock.
     private let plans = Locked<[SendPlanKey: UInt]>([:])
 
-    private static func slot(for key: SendPlanKey) -> Int {
-        var h = UInt64(truncatingIfNeeded: key.lookupClass) &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt64(truncatingIfNeeded: key.selector) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= key.swiftSignature
-        h ^= h >> 31
-        return Int(truncatingIfNeeded: (h &* 0x1656_67B1_9E37_79F9) >> (64 - UInt64(slotBits)))
-    }
-
-    /// The slot table, allocating it the first time (a racing allocation loses and is freed).
-    private static var slots: Slots {
-        if let table = Slots(bitPattern: planSlotTable.load(ordering: .acquiring)) {
-            return table
-        }
-        let fresh = Slots.allocate(capacity: 1 << slotBits)
-        for index in 0..<(1 << slotBits) {
-            (fresh + index).initialize(to: Atomic(0))
-        }
-        let (exchanged, current) = planSlotTable.compareExchange(
-            expected: 0, desired: UInt(bitPattern: fresh), ordering: .acquiringAndReleasing)
-        if exchanged {
-            return fresh
-        }
-        fresh.deinitialize(count: 1 << slotBits)
-        fresh.deallocate()
-        return Slots(bitPattern: current)!
-    }
-
-    /// The plan in `key`'s slot, if it is `key`'s (its Swift types are for the caller to
-    /// confirm): the lock-free probe alone, for the fast path. Takes no `shared`: it reads
-    /// only the global slot table.
-    @inline(__always)
+    /// The plan published for `key`, if any (its Swift types are for the caller to confirm):
+    /// the lock-free probe alone.
     static func cachedPlan(for key: SendPlanKey) -> PlanPointer? {
-        guard let table = Slots(bitPattern: planSlotTable.load(ordering: .acquiring)) else { return nil }
-        let bits = table[slot(for: key)].load(ordering: .acquiring)
-        if let plan = PlanPointer(bitPattern: bits), plan.pointee.key == key {
-            return plan
-        }
-        return nil
+        guard
+            let entry = ic_send_cache_find(
+                OpaquePointer(bitPattern: key.lookupClass), OpaquePointer(bitPattern: key.selector),
+                key.swiftSignature)
+        else { return nil }
+        return SendPlanStorage.plan(of: entry)
     }
 
     /// The cached plan for `key`, if any (its Swift types are for the caller to confirm).
@@ -250,15 +271,14 @@ final class SendPlanCache: Sendable {
         guard let bits = plans.withLock({ $0[key] }), let plan = PlanPointer(bitPattern: bits) else {
             return nil
         }
-        Self.slots[Self.slot(for: key)].store(bits, ordering: .releasing)
+        ic_send_cache_publish(SendPlanStorage.entry(of: plan))
         return plan
     }
 
     /// Caches `plan`, or drops it for the plan another thread cached first for the same key.
     func insert(_ plan: consuming SendPlan) -> PlanPointer {
         let key = plan.key
-        let fresh = PlanPointer.allocate(capacity: 1)
-        fresh.initialize(to: plan)
+        let fresh = SendPlanStorage.allocate(plan)
         let winner = plans.withLock { plans in
             if let existing = plans[key] {
                 return existing
@@ -267,13 +287,10 @@ final class SendPlanCache: Sendable {
             return UInt(bitPattern: fresh)
         }
         if winner != UInt(bitPattern: fresh) {
-            fresh.deinitialize(count: 1)
-            fresh.deallocate()
+            SendPlanStorage.free(fresh)
         }
-        Self.slots[Self.slot(for: key)].store(winner, ordering: .releasing)
-        return PlanPointer(bitPattern: winner)!
+        let stored = PlanPointer(bitPattern: winner)!
+        ic_send_cache_publish(SendPlanStorage.entry(of: stored))
+        return stored
     }
 }
-
-/// The address of ``SendPlanCache``'s slot table, 0 until the first plan is cached.
-private let planSlotTable = Atomic<UInt>(0)

@@ -53,16 +53,13 @@ struct SwiftSignature {
     @inlinable @inline(__always)
     var isCacheable: Bool { count <= Self.inlineCapacity }
 
-    /// Whether `list` holds exactly these types.
+    /// Whether `other` holds exactly these types.
     @inlinable @inline(__always)
-    func matches(_ list: UnsafeBufferPointer<UInt>) -> Bool {
-        guard isCacheable, list.count == count else { return false }
-        for index in 0..<count where list[index] != types[index] {
+    func matches(_ other: borrowing SwiftSignature) -> Bool {
+        guard isCacheable, other.count == count else { return false }
+        for index in 0..<count where other.types[index] != types[index] {
             return false
         }
         return true
     }
-
-    /// The types, result first.
-    var list: [UInt] { (0..<min(count, Self.inlineCapacity)).map { types[$0] } }
 }

@@ -15,6 +15,16 @@ public protocol RuntimeNullable {
 
     /// The C pointer, borrowed: valid while `self` lives.
     var runtimePointer: UnsafeRawPointer { get }
+
+    /// Implementation detail of the direct-call fast path: see ``RuntimeValue/_registerSlot``
+    /// (the optional's slot). 0, the default, means "read the plan"; the standard pointer types
+    /// state the word slot.
+    static var _registerSlot: UInt8 { get }
+}
+
+extension RuntimeNullable {
+    /// 0: the fast path reads the slot from the call's plan.
+    public static var _registerSlot: UInt8 { 0 }
 }
 
 /// Optional pointer-like values can be properties, with ``RuntimeValue``'s defaults.
@@ -23,6 +33,9 @@ extension Optional: PropertyValue where Wrapped: RuntimeNullable {}
 extension Optional: RuntimeValue where Wrapped: RuntimeNullable {
     /// The encoding of `Wrapped`.
     public static var runtimeEncoding: String { Wrapped.runtimeEncoding }
+
+    /// The slot `Wrapped` states.
+    public static var _registerSlot: UInt8 { Wrapped._registerSlot }
 
     /// `nil` for NULL, else the wrapped value.
     public init(runtimeRepresentation: UnsafeRawPointer?) {
@@ -45,6 +58,9 @@ extension RuntimeObject: RuntimeNullable {
     /// `@`
     public static var runtimeEncoding: String { "@" }
 
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
+
     /// A handle that retains the object (a received object is +0: it is not the receiver's).
     public convenience init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
         self.init(retaining: OpaquePointer(pointer))
@@ -57,6 +73,9 @@ extension RuntimeObject: RuntimeNullable {
 extension RuntimeClass: RuntimeNullable {
     /// `#`
     public static var runtimeEncoding: String { "#" }
+
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
 
     /// The class (classes passed as values are registered, hence immortal; not checked again).
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
@@ -81,6 +100,9 @@ extension UnsafeRawPointer: RuntimeNullable {
     /// `^v`
     public static var runtimeEncoding: String { "^v" }
 
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
+
     /// The pointer.
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
         self = pointer
@@ -93,6 +115,9 @@ extension UnsafeRawPointer: RuntimeNullable {
 extension UnsafeMutableRawPointer: RuntimeNullable {
     /// `^v`
     public static var runtimeEncoding: String { "^v" }
+
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
 
     /// The pointer.
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
@@ -107,6 +132,9 @@ extension OpaquePointer: RuntimeNullable {
     /// `^v`
     public static var runtimeEncoding: String { "^v" }
 
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
+
     /// The pointer.
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
         self.init(pointer)
@@ -120,6 +148,9 @@ extension UnsafePointer: RuntimeNullable where Pointee == CChar {
     /// `*` (a C string).
     public static var runtimeEncoding: String { "*" }
 
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
+
     /// The C string pointer.
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {
         self = pointer.assumingMemoryBound(to: CChar.self)
@@ -132,6 +163,9 @@ extension UnsafePointer: RuntimeNullable where Pointee == CChar {
 extension UnsafeMutablePointer: RuntimeNullable where Pointee == CChar {
     /// `*` (a C string).
     public static var runtimeEncoding: String { "*" }
+
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
 
     /// The C string pointer.
     public init(nonNullRuntimePointer pointer: UnsafeRawPointer) {

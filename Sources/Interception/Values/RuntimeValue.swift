@@ -55,9 +55,18 @@ public protocol RuntimeValue: PropertyValue {
     /// Implementation detail of the direct-call fast path: the value whose C value is the low
     /// bytes of `bits`. The default implementation is right for every type.
     init(_registerBits bits: UInt64)
+
+    /// Implementation detail of the direct-call fast path: the register slot of this type's
+    /// encoding, stated as a constant so that a specialized send places the value without
+    /// reading the call's plan; 0 (the default) means "read the plan". A conformance that states
+    /// it must state exactly the slot its encoding has (the standard ones do; a test checks).
+    static var _registerSlot: UInt8 { get }
 }
 
 extension RuntimeValue {
+    /// 0: the fast path reads the slot from the call's plan.
+    public static var _registerSlot: UInt8 { 0 }
+
     /// The C value's bytes, zero-extended (only called for values of at most 8 bytes).
     public func _registerBits() -> UInt64 {
         var bits: UInt64 = 0
@@ -102,56 +111,89 @@ extension RuntimeValue where RuntimeRepresentation == Self {
 extension Int8: RuntimeValue, RuntimeIntegerRegister {
     /// `c`
     public static var runtimeEncoding: String { "c" }
+
+    /// The `int8` slot.
+    public static var _registerSlot: UInt8 { 1 }
 }
 
 extension Int16: RuntimeValue, RuntimeIntegerRegister {
     /// `s`
     public static var runtimeEncoding: String { "s" }
+
+    /// The `int16` slot.
+    public static var _registerSlot: UInt8 { 3 }
 }
 
 extension Int32: RuntimeValue, RuntimeIntegerRegister {
     /// `i`
     public static var runtimeEncoding: String { "i" }
+
+    /// The `int32` slot.
+    public static var _registerSlot: UInt8 { 5 }
 }
 
 extension Int64: RuntimeValue, RuntimeIntegerRegister {
     /// `q`
     public static var runtimeEncoding: String { "q" }
+
+    /// The `word` slot.
+    public static var _registerSlot: UInt8 { 7 }
 }
 
 extension Int: RuntimeValue, RuntimeIntegerRegister {
     /// `q` (this runtime supports 64-bit platforms only).
     public static var runtimeEncoding: String { "q" }
+
+    /// The `word` slot.
+    public static var _registerSlot: UInt8 { 7 }
 }
 
 extension UInt8: RuntimeValue, RuntimeIntegerRegister {
     /// `C`
     public static var runtimeEncoding: String { "C" }
+
+    /// The `uint8` slot.
+    public static var _registerSlot: UInt8 { 2 }
 }
 
 extension UInt16: RuntimeValue, RuntimeIntegerRegister {
     /// `S`
     public static var runtimeEncoding: String { "S" }
+
+    /// The `uint16` slot.
+    public static var _registerSlot: UInt8 { 4 }
 }
 
 extension UInt32: RuntimeValue, RuntimeIntegerRegister {
     /// `I`
     public static var runtimeEncoding: String { "I" }
+
+    /// The `uint32` slot.
+    public static var _registerSlot: UInt8 { 6 }
 }
 
 extension UInt64: RuntimeValue, RuntimeIntegerRegister {
     /// `Q`
     public static var runtimeEncoding: String { "Q" }
+
+    /// The `word` slot.
+    public static var _registerSlot: UInt8 { 7 }
 }
 
 extension UInt: RuntimeValue, RuntimeIntegerRegister {
     /// `Q` (this runtime supports 64-bit platforms only).
     public static var runtimeEncoding: String { "Q" }
+
+    /// The `word` slot.
+    public static var _registerSlot: UInt8 { 7 }
 }
 
 extension Float: RuntimeValue {
     /// `f`
     public static var runtimeEncoding: String { "f" }
+
+    /// The `float` slot.
+    public static var _registerSlot: UInt8 { 8 }
 
     /// The bit pattern, in the low 32 bits.
     public func _registerBits() -> UInt64 { UInt64(bitPattern) }
@@ -163,6 +205,9 @@ extension Float: RuntimeValue {
 extension Double: RuntimeValue {
     /// `d`
     public static var runtimeEncoding: String { "d" }
+
+    /// The `double` slot.
+    public static var _registerSlot: UInt8 { 9 }
 
     /// The bit pattern.
     public func _registerBits() -> UInt64 { bitPattern }
@@ -181,6 +226,9 @@ extension Double: RuntimeValue {
 extension Bool: RuntimeValue {
     /// `B`
     public static var runtimeEncoding: String { "B" }
+
+    /// The `uint8` slot.
+    public static var _registerSlot: UInt8 { 2 }
 
     /// Any nonzero byte is `true` (C code may store other values than 1 in a `_Bool`'s byte, and
     /// a Swift `Bool` must be exactly 0 or 1).
@@ -202,6 +250,9 @@ extension Bool: RuntimeValue {
 extension Selector: RuntimeValue {
     /// `:`
     public static var runtimeEncoding: String { ":" }
+
+    /// The word slot (a pointer).
+    public static var _registerSlot: UInt8 { 7 }
 
     /// The selector; a NULL selector traps: declare the type `Selector?` where NULL can come.
     public init(runtimeRepresentation: UnsafeRawPointer?) {

@@ -197,3 +197,61 @@ extension MatrixValue {
         #expect(made.equals(raw.sample, in: matrixCase), "make (generic)")
     }
 }
+
+/// The slot a type states for the fast path, checked against the one its encoding gives.
+private func statedSlotMatchesEncoding<T: RuntimeValue>(_ type: T.Type) -> Bool {
+    guard let stated = RegisterSlot(rawValue: T._registerSlot) else { return false }
+    return stated == RegisterSlot(encoding: T.runtimeEncoding)
+}
+
+@Suite("Typed sends: register slots stated by the standard types")
+struct RegisterSlotStatementTests {
+    @Test("every standard scalar and pointer type states exactly the slot of its encoding")
+    func standardTypesStateTheirEncodingsSlot() {
+        #expect(statedSlotMatchesEncoding(Int8.self))
+        #expect(statedSlotMatchesEncoding(Int16.self))
+        #expect(statedSlotMatchesEncoding(Int32.self))
+        #expect(statedSlotMatchesEncoding(Int64.self))
+        #expect(statedSlotMatchesEncoding(Int.self))
+        #expect(statedSlotMatchesEncoding(UInt8.self))
+        #expect(statedSlotMatchesEncoding(UInt16.self))
+        #expect(statedSlotMatchesEncoding(UInt32.self))
+        #expect(statedSlotMatchesEncoding(UInt64.self))
+        #expect(statedSlotMatchesEncoding(UInt.self))
+        #expect(statedSlotMatchesEncoding(Float.self))
+        #expect(statedSlotMatchesEncoding(Double.self))
+        #expect(statedSlotMatchesEncoding(Bool.self))
+        #expect(statedSlotMatchesEncoding(Selector.self))
+        #expect(statedSlotMatchesEncoding(Selector?.self))
+        #expect(statedSlotMatchesEncoding(RuntimeObject.self))
+        #expect(statedSlotMatchesEncoding(RuntimeObject?.self))
+        #expect(statedSlotMatchesEncoding(RuntimeClass.self))
+        #expect(statedSlotMatchesEncoding(RuntimeClass?.self))
+        #expect(statedSlotMatchesEncoding(UnsafeRawPointer?.self))
+        #expect(statedSlotMatchesEncoding(UnsafeMutableRawPointer?.self))
+        #expect(statedSlotMatchesEncoding(OpaquePointer?.self))
+        #expect(statedSlotMatchesEncoding(UnsafePointer<CChar>?.self))
+        #expect(statedSlotMatchesEncoding(UnsafeMutablePointer<CChar>?.self))
+    }
+
+    @Test("a user's type states no slot by default, and its sends read the slot from the plan")
+    func userTypesReadThePlan() throws {
+        struct Celsius: RuntimeValue, Equatable {
+            var degrees: Int16
+            static var runtimeEncoding: String { "s" }
+            init(runtimeRepresentation: Int16) { degrees = runtimeRepresentation }
+            var runtimeRepresentation: Int16 { degrees }
+        }
+        #expect(Celsius._registerSlot == 0)
+        let cls = try RuntimeClass.define(uniqueName("SlotFromPlan")) { c in
+            try c.method("warmer:") { (this: RuntimeObject, t: Celsius) -> Celsius in
+                Celsius(runtimeRepresentation: t.degrees &+ 1)
+            }
+        }
+        let object = cls.new()
+        for degrees: Int16 in [-3, -1, 0, 300] {  // twice through the fast path, negative widened
+            let warmer: Celsius = try object.send("warmer:", Celsius(runtimeRepresentation: degrees))
+            #expect(warmer.degrees == degrees &+ 1)
+        }
+    }
+}
