@@ -21,25 +21,71 @@ final class MethodClosure: Sendable {
     static func makeIMP(signature: OpaquePointer, invoke: @escaping @Sendable (OpaquePointer) -> Void)
         throws(RuntimeError) -> ic_imp
     {
-        let context = Unmanaged.passRetained(MethodClosure(invoke: invoke))
-        let imp = ic_closure_imp_create(
-            signature,
+        try install(
+            signature, context: MethodClosure(invoke: invoke),
             { frame, context in
                 guard let frame, let context else { return }
                 // The class holds the context for the life of the IMP: no retain for the call.
                 Unmanaged<MethodClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.invoke(frame) }
-            },
-            context.toOpaque(),
+            })
+    }
+
+    /// A closure IMP of `signature` that runs `invoke` with a `this` for the receiver (borrowed
+    /// for the call, see ``ThisHandles``) whose method class is `definingClass`.
+    static func makeIMP(
+        signature: OpaquePointer, definingClass: OpaquePointer,
+        invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
+    ) throws(RuntimeError) -> ic_imp {
+        try install(
+            signature, context: ReceiverMethodClosure(definingClass: definingClass, invoke: invoke),
+            { frame, context in
+                guard let frame, let context else { return }
+                // One layer from the C entry to the user's thunk: `this` is made here, with the
+                // closure and its context borrowed from the IMP's context (no retain).
+                Unmanaged<ReceiverMethodClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { closure in
+                    ThisHandles.call(
+                        MethodFrame.receiver(frame),
+                        methodClass: OpaquePointer(bitPattern: closure.definingClass)
+                    ) { this in
+                        closure.invoke(this, frame)
+                    }
+                }
+            })
+    }
+
+    /// Makes the closure IMP, handing it one retained reference to `context` (see the type's
+    /// ownership note).
+    private static func install<Context: AnyObject>(
+        _ signature: OpaquePointer, context: Context,
+        _ callback: @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+    ) throws(RuntimeError) -> ic_imp {
+        let retained = Unmanaged.passRetained(context)
+        let imp = ic_closure_imp_create(
+            signature, callback, retained.toOpaque(),
             { context in
                 guard let context else { return }
-                Unmanaged<MethodClosure>.fromOpaque(context).release()
+                Unmanaged<AnyObject>.fromOpaque(context).release()
             })
         guard let imp else {
             let error = RuntimeError.lastCError()
-            context.release()  // not handed over: creation failed
+            retained.release()  // not handed over: creation failed
             throw error
         }
         return imp
+    }
+}
+
+/// The context of a closure IMP that runs Swift code with the receiver as `this` (same
+/// ownership as ``MethodClosure``).
+final class ReceiverMethodClosure: Sendable {
+    /// The class whose method this is (for super sends from `this`), as an address.
+    let definingClass: UInt
+    /// Runs one call, given `this` and the call's frame invocation (valid during the call only).
+    let invoke: @Sendable (RuntimeObject, OpaquePointer) -> Void
+
+    init(definingClass: OpaquePointer, invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void) {
+        self.definingClass = UInt(bitPattern: definingClass)
+        self.invoke = invoke
     }
 }
 

@@ -102,12 +102,9 @@ extension RuntimeClass {
             to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
             invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
         ) throws(RuntimeError) {
-            let definingClass = UInt(bitPattern: target)
-            try addClosure(to: target, selector, result: R.self, repeat (each A).self) { frame in
-                let this = RuntimeObject(
-                    retaining: MethodFrame.receiver(frame),
-                    methodClass: OpaquePointer(bitPattern: definingClass))
-                invoke(this, frame)
+            try addClosure(to: target, selector, result: R.self, repeat (each A).self) {
+                signature throws(RuntimeError) in
+                try MethodClosure.makeIMP(signature: signature, definingClass: target, invoke: invoke)
             }
         }
 
@@ -149,14 +146,18 @@ extension RuntimeClass {
             let definingClass = UInt(bitPattern: cls)
             let superclass = UInt(bitPattern: self.superclass.pointer)
             let dealloc = KnownSelectors.shared.dealloc
-            try addClosure(to: cls, dealloc, result: NoResult.self, allowReservedSelector: true) { frame in
-                let receiver = MethodFrame.receiver(frame)
-                MethodFrame.runDeallocBody(
-                    receiver, methodClass: OpaquePointer(bitPattern: definingClass)!, body)
-                var target = ic_super(receiver: receiver, super_class: OpaquePointer(bitPattern: superclass))
-                let superDealloc = unsafeBitCast(
-                    ic_msg_lookup_super(&target, dealloc.pointer), to: VoidIMP.self)
-                superDealloc(receiver, dealloc.pointer)
+            try addClosure(to: cls, dealloc, result: NoResult.self, allowReservedSelector: true) {
+                signature throws(RuntimeError) in
+                try MethodClosure.makeIMP(signature: signature) { frame in
+                    let receiver = MethodFrame.receiver(frame)
+                    MethodFrame.runDeallocBody(
+                        receiver, methodClass: OpaquePointer(bitPattern: definingClass)!, body)
+                    var target = ic_super(
+                        receiver: receiver, super_class: OpaquePointer(bitPattern: superclass))
+                    let superDealloc = unsafeBitCast(
+                        ic_msg_lookup_super(&target, dealloc.pointer), to: VoidIMP.self)
+                    superDealloc(receiver, dealloc.pointer)
+                }
             }
         }
 
@@ -212,7 +213,8 @@ extension RuntimeClass {
         /// Makes a closure IMP for a Swift signature and adds it as the method `selector`.
         private func addClosure<each A: RuntimeValue, R: RuntimeValue>(
             to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
-            allowReservedSelector: Bool = false, invoke: @escaping @Sendable (OpaquePointer) -> Void
+            allowReservedSelector: Bool = false,
+            makeIMP: (_ signature: OpaquePointer) throws(RuntimeError) -> ic_imp
         ) throws(RuntimeError) {
             try checkUsable()
             let known = KnownSelectors.shared
@@ -229,7 +231,7 @@ extension RuntimeClass {
             guard let signature = ic_signature_parse(encoding) else {
                 throw RuntimeError.lastCError()
             }
-            let imp = try MethodClosure.makeIMP(signature: signature, invoke: invoke)
+            let imp = try makeIMP(signature)
             let status = ic_class_add_method(target, selector.pointer, imp, encoding)
             guard status == IC_OK else {
                 let error = RuntimeError.lastCError()

@@ -27,12 +27,8 @@ extension RuntimeClass {
     public func replaceMethod<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
     ) throws(RuntimeError) -> ic_imp? {
-        let definingClass = UInt(bitPattern: pointer)
         let returnsObject = R.runtimeEncoding == "@"
-        return try replaceWithClosure(selector, result: R.self, repeat (each A).self) { frame in
-            let receiver = MethodFrame.receiver(frame)
-            let this = RuntimeObject(
-                retaining: receiver, methodClass: OpaquePointer(bitPattern: definingClass))
+        return try replaceWithClosure(selector, result: R.self, repeat (each A).self) { this, frame in
             var index = 2
             let result = body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
             MethodFrame.setResult(result, frame, returnsObject: returnsObject)
@@ -44,11 +40,7 @@ extension RuntimeClass {
     public func replaceMethod<each A: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
     ) throws(RuntimeError) -> ic_imp? {
-        let definingClass = UInt(bitPattern: pointer)
-        return try replaceWithClosure(selector, result: NoResult.self, repeat (each A).self) { frame in
-            let receiver = MethodFrame.receiver(frame)
-            let this = RuntimeObject(
-                retaining: receiver, methodClass: OpaquePointer(bitPattern: definingClass))
+        return try replaceWithClosure(selector, result: NoResult.self, repeat (each A).self) { this, frame in
             var index = 2
             body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
         }
@@ -105,7 +97,7 @@ extension RuntimeClass {
     /// Makes a closure IMP for a Swift signature and installs it as `selector`.
     private func replaceWithClosure<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
-        invoke: @escaping @Sendable (OpaquePointer) -> Void
+        invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
     ) throws(RuntimeError) -> ic_imp? {
         let known = KnownSelectors.shared
         if [known.dealloc, known.retain, known.release].contains(selector) {
@@ -129,7 +121,7 @@ extension RuntimeClass {
                     className: name, selector: selector, methodEncoding: existing, swiftEncoding: encoding)
             }
         }
-        let imp = try MethodClosure.makeIMP(signature: signature, invoke: invoke)
+        let imp = try MethodClosure.makeIMP(signature: signature, definingClass: pointer, invoke: invoke)
         var previous: ic_imp?
         let status = ic_class_replace_method(pointer, selector.pointer, imp, existing ?? encoding, &previous)
         guard status == IC_OK else {

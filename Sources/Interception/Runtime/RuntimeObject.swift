@@ -1,5 +1,6 @@
 // RuntimeObject: a Swift handle that owns one reference to a runtime object.
 import CInterception
+import Synchronization
 
 /// A handle to an object of the runtime, holding one reference to it.
 ///
@@ -10,23 +11,41 @@ import CInterception
 ///
 /// Send messages with ``send(_:_:)->_``; reach the C object with ``pointer``.
 ///
+/// The one exception is the `this` a method closure receives: like `self` in a Swift or
+/// Objective-C method, it is kept alive by the *sender* for the call (a Swift `send` holds its
+/// handle; C code that sends holds a reference, as in Objective-C), so it takes no reference of
+/// its own while the closure runs. If the closure lets it escape (stores it, hands it to another
+/// thread), the handle takes its reference before the method returns, so every handle that
+/// outlives a call owns one. To keep the receiver alive past its last other reference *inside*
+/// the method, make a handle of your own: `RuntimeObject(retaining: this.pointer)`.
+///
 /// Thread safety: the handle is immutable and the runtime's reference counting is atomic, so a
 /// handle can be shared between threads. Whether the *object's methods* may run concurrently is
 /// up to those methods, as in Objective-C.
 public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: both stored properties are immutable; `pointer` stays valid for the
-    // handle's lifetime because the handle owns a reference; the runtime's retain, release and
+    // @unchecked Sendable: the stored properties are immutable but for the atomic ownership
+    // flag; `pointer` stays valid for the handle's lifetime because the handle owns a reference
+    // (a method closure's `this`: the sender's, then its own if it escapes); the runtime's retain, release and
     // message lookup are thread-safe.
 
     /// The object (`ic_id`). Valid for as long as this handle lives; it is not retained for you:
     /// use ``retainedPointer()`` to hand C code a reference of its own.
-    public let pointer: OpaquePointer
+    // `var` only so that a method closure's spare `this` can be pointed at the next receiver
+    // (`ThisHandles`), while nothing but the calling thread's cache references it; unchecked
+    // exclusivity, so that reading it costs what reading a `let` costs.
+    @exclusivity(unchecked) public private(set) var pointer: OpaquePointer
 
     /// The class that defines the method whose closure received this handle as `this`, or `nil`
     /// for handles made any other way. ``sendSuper(_:_:)`` starts its lookup at this class's
     /// superclass, which is what makes super sends right in deep hierarchies: the object's
     /// dynamic class may be any subclass.
-    let methodClass: OpaquePointer?
+    @exclusivity(unchecked) private(set) var methodClass: OpaquePointer?
+
+    /// Whether the handle owns a reference, released by `deinit`: always, but for a method
+    /// closure's `this` while its call runs (see `init(borrowing:methodClass:)`).
+    /// Set before the handle can be shared, or by the call's own thread once the body returned
+    /// (release), read by `deinit` (acquire), wherever the last release happens.
+    private let ownsReference: Atomic<Bool>
 
     /// A handle that takes a new reference to `pointer` (retains it).
     public convenience init(retaining pointer: OpaquePointer) {
@@ -38,16 +57,40 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
     public init(adopting pointer: OpaquePointer) {
         self.pointer = pointer
         self.methodClass = nil
+        self.ownsReference = Atomic(true)
     }
 
     init(retaining pointer: OpaquePointer, methodClass: OpaquePointer?) {
         ic_retain(pointer)
         self.pointer = pointer
         self.methodClass = methodClass
+        self.ownsReference = Atomic(true)
+    }
+
+    /// A handle that does not own a reference yet: a method closure's `this`, which the sender
+    /// keeps alive for the call. `ThisHandles.finish` must end every call of such a handle.
+    init(borrowing pointer: OpaquePointer, methodClass: OpaquePointer?) {
+        self.pointer = pointer
+        self.methodClass = methodClass
+        self.ownsReference = Atomic(false)
+    }
+
+    /// Points a spare borrowed handle (referenced by nothing else) at the next receiver.
+    func rebind(borrowing pointer: OpaquePointer, methodClass: OpaquePointer?) {
+        self.pointer = pointer
+        self.methodClass = methodClass
+    }
+
+    /// Makes a borrowed handle own a reference (it escaped its call).
+    func takeOwnership() {
+        ic_retain(pointer)
+        ownsReference.store(true, ordering: .releasing)
     }
 
     deinit {
-        ic_release(pointer)
+        if ownsReference.load(ordering: .acquiring) {
+            ic_release(pointer)
+        }
     }
 
     /// The object, retained for the caller: a reference C code owns and must release.

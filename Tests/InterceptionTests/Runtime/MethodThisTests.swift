@@ -1,0 +1,169 @@
+import CInterception
+import Interception
+import Synchronization
+import Testing
+
+/// Where method closures under test put the `this` they keep (strongly, weakly or unowned).
+private final class Keeper: @unchecked Sendable {
+    private let lock = Mutex<Void>(())
+    nonisolated(unsafe) private var strong: [RuntimeObject] = []
+    nonisolated(unsafe) private var weak: [WeakBox] = []
+
+    final class WeakBox {
+        weak var handle: RuntimeObject?
+        init(_ handle: RuntimeObject) { self.handle = handle }
+    }
+
+    func keep(_ handle: RuntimeObject) { lock.withLock { _ in strong.append(handle) } }
+    func keepWeakly(_ handle: RuntimeObject) { lock.withLock { _ in weak.append(WeakBox(handle)) } }
+    var kept: [RuntimeObject] { lock.withLock { _ in strong } }
+    var weaklyKept: [RuntimeObject?] { lock.withLock { _ in weak.map(\.handle) } }
+    func dropStrong() { lock.withLock { _ in strong.removeAll() } }
+}
+
+/// A class whose `touch:` keeps `this` as its argument says: 0 not at all, 1 strongly, 2 weakly;
+/// `count` answers the receiver's retain count as seen inside the method.
+private func keepingClass(_ keeper: Keeper, _ log: EventLog) throws -> RuntimeClass {
+    try RuntimeClass.define(uniqueName("KeepsThis")) { c in
+        try c.method("touch:") { (this: RuntimeObject, how: Int) -> Int in
+            switch how {
+            case 1: keeper.keep(this)
+            case 2: keeper.keepWeakly(this)
+            default: break
+            }
+            return Int(bitPattern: UInt(bitPattern: this.pointer))
+        }
+        try c.method("retainCountInside") { (this: RuntimeObject) -> Int in this.retainCount }
+        try c.dealloc { this in log.append("dealloc") }
+    }
+}
+
+@Suite("Method closures: the `this` handle")
+struct MethodThisTests {
+    @Test("`this` names the receiver and, like self in a method, adds no reference while the call runs")
+    func thisIsBorrowedForTheCall() throws {
+        let log = EventLog()
+        let cls = try keepingClass(Keeper(), log)
+        let object = cls.new()
+        #expect(object.retainCount == 1)
+        let inside: Int = try object.send("retainCountInside")
+        #expect(inside == 1)  // the sender's reference keeps it alive
+        let address: Int = try object.send("touch:", 0)
+        #expect(address == Int(bitPattern: UInt(bitPattern: object.pointer)))
+        #expect(object.retainCount == 1)
+    }
+
+    @Test("a `this` the closure keeps owns a reference: the object outlives its sender's handle")
+    func keptThisOwnsAReference() throws {
+        let log = EventLog()
+        let keeper = Keeper()
+        let cls = try keepingClass(keeper, log)
+        do {
+            let object = cls.new()
+            let _: Int = try object.send("touch:", 1)
+            #expect(object.retainCount == 2)
+        }
+        #expect(log.all.isEmpty)
+        #expect(cls.liveInstanceCount == 1)
+        #expect(keeper.kept.count == 1)
+        #expect(keeper.kept[0].retainCount == 1)
+        keeper.dropStrong()
+        #expect(log.all == ["dealloc"])
+        #expect(cls.liveInstanceCount == 0)
+    }
+
+    @Test("handles kept from earlier calls keep naming their own objects after calls on others")
+    func keptHandlesAreNeverReused() throws {
+        let log = EventLog()
+        let keeper = Keeper()
+        let cls = try keepingClass(keeper, log)
+        let objects = (0..<6).map { _ in cls.new() }
+        // Interleave kept, weakly kept and unkept calls, so that spare handles are reused
+        // between them.
+        for (index, object) in objects.enumerated() {
+            let _: Int = try object.send("touch:", index % 3)
+            let _: Int = try objects[(index + 1) % objects.count].send("touch:", 0)
+        }
+        #expect(keeper.kept.map(\.pointer) == [objects[1].pointer, objects[4].pointer])
+        // A weak reference to a `this` reads nil once the call is over (no strong reference
+        // kept it), never another object.
+        #expect(keeper.weaklyKept.allSatisfy { $0 == nil })
+        #expect(keeper.weaklyKept.count == 2)
+        for object in objects {
+            let _: Int = try object.send("touch:", 0)
+        }
+        #expect(keeper.kept.map(\.pointer) == [objects[1].pointer, objects[4].pointer])
+        #expect(objects.map(\.retainCount) == [1, 2, 1, 1, 2, 1])
+    }
+
+    @Test("a method that calls Swift methods on other objects gives each call its own `this`")
+    func nestedCallsHaveTheirOwnThis() throws {
+        let seen = Mutex<[String]>([])
+        let cls = try RuntimeClass.define(uniqueName("NestedThis")) { c in
+            try c.method("visit:") { (this: RuntimeObject, other: RuntimeObject?) -> Void in
+                let before = this.pointer
+                if let other {
+                    try? other.send("visit:", RuntimeObject?.none)
+                }
+                seen.withLock { $0.append(before == this.pointer ? "same" : "changed") }
+            }
+        }
+        let outer = cls.new()
+        let inner = cls.new()
+        try outer.send("visit:", RuntimeObject?.some(inner))
+        try outer.send("visit:", RuntimeObject?.some(outer))  // recursion on itself
+        #expect(seen.withLock { $0 } == ["same", "same", "same", "same"])
+        #expect(outer.retainCount == 1 && inner.retainCount == 1)
+    }
+
+    @Test("an object returned as `this` by its own method reaches the caller alive")
+    func returningThis() throws {
+        let cls = try RuntimeClass.define(uniqueName("ReturnsThis")) { c in
+            try c.method("me") { (this: RuntimeObject) -> RuntimeObject? in this }
+        }
+        let object = cls.new()
+        for _ in 0..<3 {
+            let me: RuntimeObject? = try object.send("me")
+            #expect(me == object)
+        }
+        #expect(object.retainCount == 1)
+    }
+
+    @Test("threads calling methods that keep `this` strongly, weakly or not at all stay consistent")
+    func threadsKeepingThis() async throws {
+        let log = EventLog()
+        let keeper = Keeper()
+        let cls = try keepingClass(keeper, log)
+        let objects = (0..<8).map { _ in cls.new() }
+        await withTaskGroup(of: Bool.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var consistent = true
+                    for round in 0..<2_000 {
+                        let object = objects[(worker + round) % objects.count]
+                        let how = round % 50 == 0 ? 1 : (round % 7 == 0 ? 2 : 0)
+                        let address: Int = (try? object.send("touch:", how)) ?? 0
+                        consistent =
+                            consistent && address == Int(bitPattern: UInt(bitPattern: object.pointer))
+                    }
+                    return consistent
+                }
+            }
+            for await consistent in group {
+                #expect(consistent)
+            }
+        }
+        do {
+            let kept = keeper.kept
+            #expect(kept.count == 4 * 40)
+            #expect(kept.allSatisfy { handle in objects.contains(handle) })
+            #expect(keeper.weaklyKept.allSatisfy { $0 == nil })
+            let keptPerObject = Dictionary(grouping: kept, by: \.pointer).mapValues(\.count)
+            for object in objects {
+                #expect(object.retainCount == 1 + (keptPerObject[object.pointer] ?? 0))
+            }
+        }
+        keeper.dropStrong()
+        #expect(objects.allSatisfy { $0.retainCount == 1 })
+    }
+}
