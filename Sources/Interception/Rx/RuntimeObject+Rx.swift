@@ -59,15 +59,18 @@ extension Reactive where Base: RuntimeObject {
     public func sentMessage<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
         -> Observable<(repeat each T)>
     {
-        typedArguments(
-            of: selector, phase: IC_OBSERVE_BEFORE, as: types, send: TypedArgumentsSink.sendGeneric)
+        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: types) { subject in
+            { call in TypedArgumentsSink.sendGeneric(call, to: subject) }
+        }
     }
 
     /// As the typed `sentMessage(_:as:)`, sent after the method returned.
     public func methodInvoked<each T: RuntimeValue>(_ selector: Selector, as types: (repeat each T).Type)
         -> Observable<(repeat each T)>
     {
-        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types, send: TypedArgumentsSink.sendGeneric)
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: types) { subject in
+            { call in TypedArgumentsSink.sendGeneric(call, to: subject) }
+        }
     }
 
     /// The single argument of every call of `selector`, as the Swift type `T`, sent before the
@@ -79,18 +82,16 @@ extension Reactive where Base: RuntimeObject {
     /// caller's module.
     @inlinable
     public func sentMessage<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
-        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type) {
-            (call: OpaquePointer, subject: PublishSubject<T>) in
-            subject.onNext(MethodFrame.argument(call, at: 2, as: T.self))
+        typedArguments(of: selector, phase: IC_OBSERVE_BEFORE, as: type) { (subject: PublishSubject<T>) in
+            { call in subject.onNext(MethodFrame.argument(call, at: 2, as: T.self)) }
         }
     }
 
     /// As the single-type `sentMessage(_:as:)`, sent after the method returned.
     @inlinable
     public func methodInvoked<T: RuntimeValue>(_ selector: Selector, as type: T.Type) -> Observable<T> {
-        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type) {
-            (call: OpaquePointer, subject: PublishSubject<T>) in
-            subject.onNext(MethodFrame.argument(call, at: 2, as: T.self))
+        typedArguments(of: selector, phase: IC_OBSERVE_AFTER, as: type) { (subject: PublishSubject<T>) in
+            { call in subject.onNext(MethodFrame.argument(call, at: 2, as: T.self)) }
         }
     }
 
@@ -131,12 +132,12 @@ extension Reactive where Base: RuntimeObject {
         }
     }
 
-    /// The typed observable of `selector`'s calls, whose arguments `send` loads as `T...` and
-    /// sends to the sink's subject.
+    /// The typed observable of `selector`'s calls, whose arguments the closure `makeDelivery`
+    /// makes for the sink's subject loads as `T...` and sends to that subject.
     @usableFromInline
     func typedArguments<each T: RuntimeValue>(
         of selector: Selector, phase: ic_observer_phase, as types: (repeat each T).Type,
-        send: @escaping @Sendable (OpaquePointer, PublishSubject<(repeat each T)>) -> Void
+        makeDelivery: (PublishSubject<(repeat each T)>) -> (OpaquePointer) -> Void
     ) -> Observable<(repeat each T)> {
         let key = TypedSinkKey(selector: selector, phase: phase, types: ObjectIdentifier(types))
         let className = base.runtimeClass.name
@@ -146,7 +147,7 @@ extension Reactive where Base: RuntimeObject {
             let sink = try state.typedSink(key: key, for: base) { signature throws(InterceptionError) in
                 try TypedArgumentsSink<repeat each T>(
                     object: object, selector: selector, phase: phase, className: className,
-                    signature: signature, send: send)
+                    signature: signature, makeDelivery: makeDelivery)
             }
             return sink.observable(of: sink.subject.asObservable())
         } catch let error as InterceptionError {

@@ -5,26 +5,27 @@ import RxCore
 /// Feeds a typed `sentMessage(_:as:)` / `methodInvoked(_:as:)`: each call's arguments loaded as
 /// the Swift types `T...`, checked once against the method's encoding when the sink is made.
 ///
-/// Each call is handed to `send`, which reads the arguments and sends them to the subject, and
-/// which the subscriber's module may supply specialized for its types (the one-type
-/// `sentMessage(_:as:)` does). This generic class runs unspecialized: reading here cost
-/// metadata and witness calls per argument, and a tuple-metadata lookup per call for the
-/// generic result (perf on `swift_sentMessage_typed_optimized`); passing the call and the
-/// subject to `send` needs neither.
+/// Each call is handed to `delivery`, made from the subject by the caller's `makeDelivery`, which
+/// reads the arguments and sends them to the subject; the subscriber's module may supply it
+/// specialized for its types (the one-type `sentMessage(_:as:)` does), and the engine's callback
+/// calls it directly (`directDelivery`). This generic class runs unspecialized: reading here cost
+/// metadata and witness calls per argument, and a tuple-metadata lookup per call for the generic
+/// result (perf on `swift_sentMessage_typed_optimized`).
 final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @unchecked Sendable {
-    typealias Send = @Sendable (OpaquePointer, PublishSubject<(repeat each T)>) -> Void
+    typealias Delivery = (OpaquePointer) -> Void
+    typealias MakeDelivery = (PublishSubject<(repeat each T)>) -> Delivery
 
     let subject = PublishSubject<(repeat each T)>()
     /// Reads a call's arguments (a frame invocation whose signature was checked against `T...`)
     /// and sends them to the subject.
-    private let send: Send
+    private let delivery: Delivery
 
     /// Checks that the method takes exactly `T...` after self and _cmd.
     init(
         object: OpaquePointer, selector: Selector, phase: ic_observer_phase, className: String,
-        signature: OpaquePointer, send: @escaping Send
+        signature: OpaquePointer, makeDelivery: MakeDelivery
     ) throws(InterceptionError) {
-        self.send = send
+        self.delivery = makeDelivery(subject)
         var swiftTypes: [String] = []
         for type in repeat (each T).self {
             swiftTypes.append(TypeEncoding.normalized(type.runtimeEncoding))
@@ -42,11 +43,12 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
     }
 
     override func deliver(_ call: OpaquePointer) {
-        send(call, subject)
+        delivery(call)
     }
 
+    override var directDelivery: Delivery? { delivery }
+
     /// Reads the arguments as `T...` and sends them, unspecialized (for the pack forms).
-    @Sendable
     static func sendGeneric(_ call: OpaquePointer, to subject: PublishSubject<(repeat each T)>) {
         // A static helper and an `inout` index rather than a nested function capturing the
         // index: the capture cost a dynamic exclusivity check per argument (perf).
