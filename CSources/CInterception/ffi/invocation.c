@@ -16,6 +16,18 @@
 #include "../support/error.h"
 #include "../runtime/object.h"
 
+/* The public head (ic_invocation.h) must describe the private layout exactly. */
+#define IC_SAME_FIELD(PUBLIC, PRIVATE)                                                             \
+    _Static_assert(offsetof(ic_invocation_head, PUBLIC) == offsetof(struct ic_invocation, PRIVATE) \
+                      && sizeof(((ic_invocation_head *)0)->PUBLIC)                                 \
+                             == sizeof(((struct ic_invocation *)0)->PRIVATE),                      \
+                  "ic_invocation_head." #PUBLIC " does not match ic_invocation." #PRIVATE)
+IC_SAME_FIELD(signature, sig);
+IC_SAME_FIELD(args, args);
+IC_SAME_FIELD(ret, ret);
+IC_SAME_FIELD(flags, flags);
+IC_SAME_FIELD(arg_count, arg_count);
+
 #define IC_SMALL_RETURN 16
 
 /*
@@ -106,6 +118,7 @@ static ic_invocation *lay_out(unsigned char *block, const ic_signature *sig, uin
         inv->args[i] = buffer + sig->arg_offsets[i];
     inv->ret = sig->ret.size ? buffer + sig->ret_offset : NULL;
     inv->flags = flags;
+    inv->arg_count = (uint32_t)sig->arg_count;
     return inv;
 }
 

@@ -20,13 +20,16 @@ enum {
     IC_INV_IN_BUFFER = 1u << 4, /* lives in caller memory (ic_invocation_init_in) */
 };
 
+/* The first five fields are, in order and type, those of the public ic_invocation_head
+ * (ic_invocation.h), which the inline argument accessor reads; invocation.c checks the offsets. */
 struct ic_invocation {
     const ic_signature *sig;
     void **args; /* sig->arg_count pointers to each argument's storage */
     void *ret;   /* return storage, or NULL for void */
     uint32_t flags;
-    uint32_t capacity; /* heap invocations: bytes of their block (a reused block may be larger
-                          than ic_invocation_size); 0 otherwise */
+    uint32_t arg_count; /* sig->arg_count, for the inline accessor */
+    uint32_t capacity;  /* heap invocations: bytes of their block (a reused block may be larger
+                           than ic_invocation_size); 0 otherwise */
     /* A frame handed to an instead hook: the engine's chain state (engine/hook.h,
      * ic_hook_chain), which ic_hook_call_original follows. NULL otherwise. Opaque here: the
      * layer above owns it. */
@@ -41,6 +44,7 @@ static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signatu
     inv->args = args;
     inv->ret = sig->ret.size ? ret : NULL;
     inv->flags = IC_INV_FRAME | flags;
+    inv->arg_count = (uint32_t)sig->arg_count;
     inv->chain = NULL;
 }
 

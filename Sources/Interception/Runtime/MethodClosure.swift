@@ -100,7 +100,8 @@ enum MethodFrame {
     /// The receiver (argument 0).
     @usableFromInline
     static func receiver(_ frame: OpaquePointer) -> OpaquePointer {
-        guard let receiver = ic_invocation_argument_pointer(frame, 0)!.load(as: OpaquePointer?.self) else {
+        guard let receiver = ic_invocation_argument_pointer_inline(frame, 0)!.load(as: OpaquePointer?.self)
+        else {
             preconditionFailure(
                 "a Swift method was called with a NULL receiver (its IMP was called directly)")
         }
@@ -113,7 +114,7 @@ enum MethodFrame {
     static func argument<T: RuntimeValue>(_ frame: OpaquePointer, at index: Int, as type: T.Type = T.self)
         -> T
     {
-        let storage = ic_invocation_argument_pointer(frame, index).unsafelyUnwrapped
+        let storage = ic_invocation_argument_pointer_inline(frame, index).unsafelyUnwrapped
         return T(runtimeRepresentation: storage.loadUnaligned(as: T.RuntimeRepresentation.self))
     }
 

@@ -72,7 +72,7 @@ extension ArgumentBoxer {
         return [Any](unsafeUninitializedCapacity: count) { buffer, initialized in
             boxers.withUnsafeBufferPointer { boxers in
                 for i in 0..<count {
-                    let argument = UnsafeRawPointer(ic_invocation_argument_pointer(call, i + 2)!)
+                    let argument = UnsafeRawPointer(ic_invocation_argument_pointer_inline(call, i + 2)!)
                     (buffer.baseAddress! + i).initialize(to: boxers[i].box(argument))
                 }
             }

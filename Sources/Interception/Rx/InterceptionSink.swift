@@ -249,7 +249,8 @@ final class ArgumentsSink: InterceptionSink, @unchecked Sendable {
         }
         if scratchClaimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             for i in 0..<count {
-                scratch.append(boxers[i].box(UnsafeRawPointer(ic_invocation_argument_pointer(call, i + 2)!)))
+                scratch.append(
+                    boxers[i].box(UnsafeRawPointer(ic_invocation_argument_pointer_inline(call, i + 2)!)))
             }
             subject.onNext(scratch)
             // Drop the values (objects among them must not outlive the call here), keep the

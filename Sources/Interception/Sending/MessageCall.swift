@@ -122,7 +122,7 @@ struct MessageCall: ~Copyable {
             registers.place(slot.extend(argument._registerBits()), slot)
         } else {
             let value = argument.runtimeRepresentation
-            ic_invocation_argument_pointer(invocation, index + 2)!.storeBytes(
+            ic_invocation_argument_pointer_inline(invocation, index + 2)!.storeBytes(
                 of: value, as: T.RuntimeRepresentation.self)
         }
         index += 1

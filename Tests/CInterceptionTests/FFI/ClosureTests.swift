@@ -9,6 +9,12 @@ private let echoCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointe
     precondition(ic_invocation_is_frame(invocation))
     precondition(ic_invocation_retain_arguments(invocation) == IC_ERR_INVALID_ARGUMENT)
     ic_invocation_destroy(invocation)  // ignored for frames
+    // Frames (register entries and libffi closures alike) fill the head the inline accessor reads.
+    for index in 0..<(ic_signature_argument_count(ic_invocation_signature(invocation)) + 2) {
+        precondition(
+            ic_invocation_argument_pointer_inline(invocation, index)
+                == ic_invocation_argument_pointer(invocation, index))
+    }
     if let argument = ic_invocation_argument_pointer(invocation, 2) {
         ic_invocation_set_return_value(invocation, argument)
     }

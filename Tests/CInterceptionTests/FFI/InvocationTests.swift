@@ -124,6 +124,24 @@ struct InvocationTests {
         #expect(out == [0, 0, 0, 0])
     }
 
+    @Test("the inline argument accessor answers what ic_invocation_argument_pointer answers, in range or not")
+    func inlineArgumentAccessorMatches() throws {
+        #expect(ic_invocation_argument_pointer_inline(nil, 0) == nil)
+        for types in ["v@:", "q@:q", "{q4=qqqq}@:qqd{q4=qqqq}", "v@:cCsSiIlLqQfdB*:#^v@"] {
+            let sig = try #require(ic_signature_parse(types))
+            let invocation = try #require(ic_invocation_create(sig))
+            defer { ic_invocation_destroy(invocation) }
+            let count = ic_signature_argument_count(sig)
+            for index in 0..<(count + 3) {
+                #expect(
+                    ic_invocation_argument_pointer_inline(invocation, index)
+                        == ic_invocation_argument_pointer(invocation, index))
+            }
+            #expect(ic_invocation_argument_pointer_inline(invocation, count) == nil)
+            #expect(ic_invocation_argument_pointer_inline(invocation, Int.max) == nil)
+        }
+    }
+
     @Test(
         "memory of a destroyed invocation that the next one reuses comes back zeroed, whatever the signatures"
     )
