@@ -37,8 +37,8 @@ void ic_hook_normalize_arguments(const ic_signature *sig, void **args)
  * in too, so the outermost call reads them from registers, not back from the chain): the next
  * live instead hook, or at the bottom the original with the arguments as the hooks left them
  * (narrow integers re-extended as the callee expects). Leaves the chain's `level` at that layer:
- * the caller restores it. Inlined into both callers, so the outermost layer is entered without a
- * call to ic_hook_call_original. */
+ * the caller restores it. Inlined into ic_hook_enter_chain (the outermost layer, when it is not a
+ * live hook: ic_hook_run_instead calls a live one itself) and call_inward. */
 __attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chain,
                                                              ic_invocation *call, uint32_t level,
                                                              const ic_observer_entry *hooks,
