@@ -87,16 +87,15 @@ static void class_hook_handler(void *cif, void *ret, void **args, void *user_dat
     ic_imp original = ic_class_hook_original(hook, self, cmd);
     if (!ic_hook_is_observed(slot)) {
         /* Hooks all removed while this call was on its way: pass straight through. */
-        ic_forward_call_original(slot->sig, original, args, ret);
+        hook->call_original(slot->sig, original, args, ret);
         return;
     }
     ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     if (IC_UNLIKELY(ic_hook_has_instead(slot))) {
         ic_invocation_zero_closure_return(slot->sig, ret);
-        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original,
-                            ic_forward_call_original);
+        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original, hook->call_original);
     } else {
-        ic_forward_call_original(slot->sig, original, args, ret);
+        hook->call_original(slot->sig, original, args, ret);
     }
     ic_hook_after(slot, args, ret, IC_INV_CLOSURE_RETURN);
 }
@@ -126,7 +125,7 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
                           ic_class_sign(cls), cls->name, sel->name, ic_error_message());
         return NULL;
     }
-    ic_class_hook *hook = calloc(1, sizeof *hook);
+    ic_class_hook *hook = ic_engine_calloc_line(sizeof *hook);
     if (!hook) {
         *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory hooking %c[%s %s]",
                           ic_class_sign(cls), cls->name, sel->name);
@@ -152,6 +151,7 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
             atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_relaxed);
         atomic_store_explicit(&((struct ic_selector *)sel)->engine, hook, memory_order_release);
     } else {
+        hook->call_original = ic_forward_original_for(sig);
         hook->closure = ic_closure_make_raw(sig, class_hook_handler, hook, &hook->imp);
         if (!hook->closure) {
             *status = ic_error_status();

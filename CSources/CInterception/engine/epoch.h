@@ -61,11 +61,11 @@ static inline uint64_t ic_epoch_of(uint64_t active)
 }
 
 /* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. */
-static inline void ic_epoch_enter(void)
+__attribute__((always_inline)) static inline void ic_epoch_enter(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
     uint64_t active = atomic_load_explicit(&self->active, memory_order_relaxed);
-    if (active != 0) {
+    if (IC_UNLIKELY(active != 0)) { /* the outermost section is the one laid out straight */
         atomic_store_explicit(&self->active, active + 1, memory_order_relaxed); /* nested */
         return;
     }
@@ -83,7 +83,7 @@ static inline void ic_epoch_enter(void)
 }
 
 /* Leaves a read-side section. */
-static inline void ic_epoch_exit(void)
+__attribute__((always_inline)) static inline void ic_epoch_exit(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
     uint64_t active = atomic_load_explicit(&self->active, memory_order_relaxed) - 1;

@@ -12,17 +12,28 @@
 #include "../runtime/selector.h"
 #include "../runtime/side.h"
 
-/* Calls one observer unless it was removed. */
-__attribute__((always_inline)) static inline void ic_hook_call(const ic_observer_entry *entry,
-                                                               ic_invocation *frame)
+/* Whether `entry` of snapshot `list` may still be called: its removal has not begun. Only a
+ * stale snapshot can hold a removed observer (engine.h, ic_observer_list), so the common case
+ * reads one flag beside the counts the call has just read, not the observer. seq_cst pairs with
+ * the remover's stores (`removed`, then `stale`, both before it waits): see
+ * ic_epoch_synchronize. */
+__attribute__((always_inline)) static inline bool ic_hook_entry_live(const ic_observer_list *list,
+                                                                     const ic_observer_entry *entry)
 {
-    /* seq_cst pairs with the remover's store: see ic_epoch_synchronize. */
-    if (!atomic_load_explicit(&entry->observer->removed, memory_order_seq_cst))
-        entry->fn(frame, entry->call_context);
+    return IC_LIKELY(!atomic_load_explicit(&list->stale, memory_order_seq_cst)) ||
+           !atomic_load_explicit(&entry->observer->removed, memory_order_seq_cst);
 }
 
-/* Calls `count` observers in order (out of line: see ic_hook_notify). */
-IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_entry *first,
+/* Calls one observer of `list` unless it was removed. */
+__attribute__((always_inline)) static inline void
+ic_hook_call(const ic_observer_list *list, const ic_observer_entry *entry, ic_invocation *frame)
+{
+    if (ic_hook_entry_live(list, entry)) entry->fn(frame, entry->call_context);
+}
+
+/* Calls `count` observers of `list` in order (out of line: see ic_hook_notify). */
+IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_list *list,
+                                                            const ic_observer_entry *first,
                                                             uint32_t count, ic_invocation *frame);
 
 /* Calls the live observers of `phase` on `slot` with a frame invocation over the call: `args`
@@ -50,9 +61,9 @@ __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_s
         /* One observer is the common case: called here, with no loop state kept across the call
          * (fewer registers to save in every observed body); more go through a loop. */
         if (IC_LIKELY(count == 1))
-            ic_hook_call(first, &frame);
+            ic_hook_call(list, first, &frame);
         else if (count)
-            ic_hook_call_each(first, count, &frame);
+            ic_hook_call_each(list, first, count, &frame);
     }
     ic_epoch_exit();
 }
@@ -98,21 +109,62 @@ ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
  * slot's instead hooks of the snapshot the call took, how deep the chain is now, and how to run
  * the original. Lives on the stack of the call. */
 typedef struct ic_hook_chain {
+    const ic_observer_list *list;   /* the snapshot (its `stale` flag: ic_hook_entry_live) */
     const ic_observer_entry *hooks; /* in the order added: the last is outermost */
     uint32_t count;
-    uint32_t level; /* layers entered: 0 before the outermost hook runs */
+    uint32_t level;        /* layers entered: 0 before the outermost hook runs */
+    bool narrow_arguments; /* the signature has narrow integer arguments (re-extended first) */
     const ic_signature *sig;
     ic_imp original;
     ic_hook_original_fn call_original;
 } ic_hook_chain;
 
+/* Enters the chain `frame.chain` from its outermost layer when that layer is not simply a live
+ * hook: no instead hook left in the snapshot, or the outermost one removed (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void ic_hook_enter_chain(ic_hook_chain *chain,
+                                                              ic_invocation *frame);
+
 /* Runs the instead chain of `slot` for a call whose arguments are at `args` and whose return
- * value goes to `ret` (NULL for void), with `original` as the innermost layer (instead.c). Out
- * of line: instead hooks are the rare case of an observed body. */
-IC_PRIVATE __attribute__((noinline)) void ic_hook_run_instead(const ic_hook_slot *slot, void **args,
-                                                              void *ret, uint32_t frame_flags,
-                                                              ic_imp original,
-                                                              ic_hook_original_fn call_original);
+ * value goes to `ret` (NULL for void), with `original` as the innermost layer. Inlined into each
+ * observed body, which then calls the outermost hook itself: one call layer (and its frame) fewer
+ * between a trampoline and its hook. With the tail call in ic_hook_call_original,
+ * hook_instead_optimized went from 29.0 to 24.4 ns (send 4.4 ns in the same runs). Anything but a
+ * live outermost hook goes out of line (ic_hook_enter_chain). */
+__attribute__((always_inline)) static inline void
+ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                    ic_imp original, ic_hook_original_fn call_original)
+{
+    ic_epoch_enter();
+    /* The hint said there are instead hooks, but the snapshot may have none left: the chain then
+     * just runs the original. */
+    static const ic_observer_list none = {0};
+    const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
+    if (IC_UNLIKELY(!list)) list = &none;
+    ic_hook_chain chain = {
+        .list = list,
+        .hooks = list->items + list->before_count,
+        .count = list->instead_count,
+        .level = 1,
+        .narrow_arguments = slot->narrow_arguments,
+        .sig = slot->sig,
+        .original = original,
+        .call_original = call_original,
+    };
+    ic_invocation frame;
+    ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+    frame.chain = &chain;
+    const ic_observer_entry *outermost = chain.count ? &chain.hooks[chain.count - 1] : NULL;
+    if (IC_LIKELY(outermost && ic_hook_entry_live(list, outermost)))
+        outermost->fn(&frame, outermost->call_context); /* depth 1: level 1 */
+    else
+        ic_hook_enter_chain(&chain, &frame);
+    ic_epoch_exit();
+}
+
+/* ic_hook_run_instead out of line, for callers that keep their own frame small (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void
+ic_hook_run_instead_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                             ic_imp original, ic_hook_original_fn call_original);
 
 /* Re-extends the narrow integer arguments of a call to 32 bits after hooks may have rewritten
  * their low bytes (instead.c). */

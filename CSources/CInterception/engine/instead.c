@@ -37,8 +37,8 @@ void ic_hook_normalize_arguments(const ic_signature *sig, void **args)
  * in too, so the outermost call reads them from registers, not back from the chain): the next
  * live instead hook, or at the bottom the original with the arguments as the hooks left them
  * (narrow integers re-extended as the callee expects). Leaves the chain's `level` at that layer:
- * the caller restores it. Inlined into both callers, so the outermost layer is entered without a
- * call to ic_hook_call_original. */
+ * the caller restores it. Inlined into ic_hook_enter_chain (the outermost layer, when it is not a
+ * live hook: ic_hook_run_instead calls a live one itself) and call_inward. */
 __attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chain,
                                                              ic_invocation *call, uint32_t level,
                                                              const ic_observer_entry *hooks,
@@ -46,40 +46,39 @@ __attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chai
 {
     while (++level <= count) {
         const ic_observer_entry *hook = &hooks[count - level];
-        /* seq_cst pairs with the remover's store (ic_epoch_synchronize). A removed hook's layer
-         * passes through to the next one inward. */
-        if (IC_LIKELY(!atomic_load_explicit(&hook->observer->removed, memory_order_seq_cst))) {
+        /* A removed hook's layer passes through to the next one inward. */
+        if (IC_LIKELY(ic_hook_entry_live(chain->list, hook))) {
             chain->level = level;
             hook->fn(call, hook->call_context);
             return;
         }
     }
     chain->level = level;
-    if (IC_UNLIKELY(chain->sig->narrow_arguments))
-        ic_hook_normalize_arguments(chain->sig, call->args);
+    if (IC_UNLIKELY(chain->narrow_arguments)) ic_hook_normalize_arguments(chain->sig, call->args);
     chain->call_original(chain->sig, chain->original, call->args, call->ret);
 }
 
-void ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
-                         ic_imp original, ic_hook_original_fn call_original)
+void ic_hook_run_instead_outlined(const ic_hook_slot *slot, void **args, void *ret,
+                                  uint32_t frame_flags, ic_imp original,
+                                  ic_hook_original_fn call_original)
 {
-    ic_epoch_enter();
-    const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
-    const ic_observer_entry *hooks = list ? list->items + list->before_count : NULL;
-    uint32_t count = list ? list->instead_count : 0;
-    ic_hook_chain chain = {
-        .hooks = hooks,
-        .count = count,
-        .level = 0,
-        .sig = slot->sig,
-        .original = original,
-        .call_original = call_original,
-    };
-    ic_invocation frame;
-    ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
-    frame.chain = &chain;
-    run_inward(&chain, &frame, 0, hooks, count);
-    ic_epoch_exit();
+    ic_hook_run_instead(slot, args, ret, frame_flags, original, call_original);
+}
+
+void ic_hook_enter_chain(ic_hook_chain *chain, ic_invocation *frame)
+{
+    run_inward(chain, frame, 0, chain->hooks, chain->count);
+}
+
+/* ic_hook_call_original past its fast path: an inner layer that is a hook (or a removed one to
+ * pass through), or arguments to re-extend first. */
+static __attribute__((noinline)) ic_status call_inward(ic_hook_chain *chain, ic_invocation *call)
+{
+    uint32_t entered = chain->level;
+    run_inward(chain, call, entered, chain->hooks, chain->count);
+    /* Back at this layer: a second call from the same hook runs the same inner layers again. */
+    chain->level = entered;
+    return IC_OK;
 }
 
 ic_status ic_hook_call_original(ic_invocation *call)
@@ -91,9 +90,10 @@ ic_status ic_hook_call_original(ic_invocation *call)
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "ic_hook_call_original: this invocation is not the call an instead hook "
                        "received (only instead hooks have an original to call)");
-    uint32_t entered = chain->level;
-    run_inward(chain, call, entered, chain->hooks, chain->count);
-    /* Back at this layer: a second call from the same hook runs the same inner layers again. */
-    chain->level = entered;
-    return IC_OK;
+    /* The innermost hook (the only one, usually) calling its original: the next layer is the
+     * original itself, which never reads the chain's level, so the call is the last thing done
+     * here: a tail call, with no stack frame (the rest is in call_inward). */
+    if (IC_LIKELY(chain->level == chain->count && !chain->narrow_arguments))
+        return chain->call_original(chain->sig, chain->original, call->args, call->ret);
+    return call_inward(chain, call);
 }

@@ -93,7 +93,7 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     for (uint32_t i = 0; i < count; i++)
         if (table->slots[i]->sel == sel) return table->slots[i];
 
-    ic_hook_slot *slot = calloc(1, sizeof *slot);
+    ic_hook_slot *slot = ic_engine_calloc_line(sizeof *slot);
     table_box *box = calloc(1, sizeof *box + (count + 1) * sizeof(ic_hook_slot *));
     if (!slot || !box) {
         free(slot);
@@ -249,12 +249,16 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     uint32_t old_counts[3] = {old ? old->before_count : 0, old ? old->instead_count : 0,
                               old ? old->after_count : 0};
     uint32_t total = old_counts[0] + old_counts[1] + old_counts[2];
-    ic_observer_list *list = calloc(1, sizeof *list + (total + 1) * sizeof(ic_observer_entry));
+    ic_observer_list *list =
+        ic_engine_calloc_line(sizeof *list + (total + 1) * sizeof(ic_observer_entry));
     if (!list) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
     uint32_t n = 0, begin = 0, counts[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         for (uint32_t i = begin; i < begin + old_counts[k]; i++) {
-            if (old->items[i].observer == removed) continue;
+            /* Also drops an observer whose earlier removal could not republish (no memory). */
+            if (old->items[i].observer == removed ||
+                atomic_load_explicit(&old->items[i].observer->removed, memory_order_relaxed))
+                continue;
             list->items[n++] = old->items[i];
             counts[k]++;
         }
@@ -267,6 +271,9 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     list->before_count = counts[0];
     list->instead_count = counts[1];
     list->after_count = counts[2];
+    atomic_init(&list->stale, false);
+    /* No longer current: a call still holding it checks its observers' `removed` flags. */
+    if (old) atomic_store_explicit(&old->stale, true, memory_order_seq_cst);
     atomic_store_explicit(&slot->list, list, memory_order_release);
     atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
     atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
@@ -453,6 +460,11 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
                        (unsigned long long)token);
     }
     atomic_store_explicit(&o->removed, true, memory_order_seq_cst);
+    /* Calls check `removed` only in stale snapshots (hook.h, ic_hook_entry_live): mark the one
+     * listing it stale now, before anything can wait, even if republishing fails below. */
+    ic_observer_list *listed =
+        o->slot ? atomic_load_explicit(&o->slot->list, memory_order_relaxed) : NULL;
+    if (listed) atomic_store_explicit(&listed->stale, true, memory_order_seq_cst);
     /* Registered, so its object's teardown has not released the engine state (nor the slots).
      * Unpublish it even if the object is gone (`dead`): the teardown collects the observers
      * still listed, and must never find one that this removal may free. */

@@ -273,6 +273,121 @@ struct HookTests {
         #expect(log.events == ["hook 2", "hook 1", "hook 0", "original 0"])
     }
 
+    @Test(
+        "a hook cancelled by an earlier hook of the same call is not called in that call",
+        arguments: [false, true])
+    func cancelledByAnEarlierHook(forwarded: Bool) throws {
+        let log = Recorder()
+        let (_, obj) = try hookedObject("HCancelLater", log: log, forwarded: forwarded)
+        defer { ic_release(obj) }
+        let victim = TestLock<ic_observer_token>(0)
+        try hook(obj, "add:", IC_HOOK_BEFORE) { _ in
+            log.record("first")
+            let token = victim.withLock { t in
+                defer { t = 0 }
+                return t
+            }
+            if token != 0 { #expect(ic_hook_remove(token) == IC_OK) }
+        }
+        let t = try hook(obj, "add:", IC_HOOK_BEFORE) { _ in log.record("second") }
+        victim.withLock { $0 = t }
+        #expect(add(obj, 1) == 2)
+        #expect(add(obj, 2) == 3)
+        #expect(log.events == ["first", "original 1", "first", "original 2"])
+    }
+
+    @Test(
+        "a hook cancelled after its snapshot was replaced by an addition is not called",
+        arguments: [false, true])
+    func cancelledAfterAnAddition(forwarded: Bool) throws {
+        let log = Recorder()
+        let (_, obj) = try hookedObject("HCancelAfterAdd", log: log, forwarded: forwarded)
+        defer { ic_release(obj) }
+        let target = UInt(bitPattern: obj)
+        let victim = TestLock<ic_observer_token>(0)
+        let added = TestLock<ic_observer_token>(0)
+        try hook(obj, "add:", IC_HOOK_BEFORE) { _ in
+            log.record("first")
+            let token = victim.withLock { t in
+                defer { t = 0 }
+                return t
+            }
+            guard token != 0 else { return }
+            // Replace the snapshot this call runs (an addition), then cancel a hook it lists.
+            let third = try? hook(OpaquePointer(bitPattern: target), "add:", IC_HOOK_BEFORE) { _ in
+                log.record("third")
+            }
+            added.withLock { $0 = third ?? 0 }
+            #expect(ic_hook_remove(token) == IC_OK)
+        }
+        let t = try hook(obj, "add:", IC_HOOK_BEFORE) { _ in log.record("second") }
+        victim.withLock { $0 = t }
+        #expect(add(obj, 1) == 2)
+        #expect(add(obj, 2) == 3)
+        #expect(log.events == ["first", "original 1", "first", "third", "original 2"])
+        #expect(ic_hook_remove(added.withLock { $0 }) == IC_OK)
+    }
+
+    @Test(
+        "an outer instead hook that cancels the inner one passes straight to the original",
+        arguments: [false, true])
+    func outerCancelsInner(forwarded: Bool) throws {
+        let log = Recorder()
+        let (_, obj) = try hookedObject("HOuterCancels", log: log, forwarded: forwarded)
+        defer { ic_release(obj) }
+        let inner = try hook(obj, "add:", IC_HOOK_INSTEAD) { call in
+            log.record("inner")
+            ic_hook_call_original(call)
+        }
+        let once = TestLock(true)
+        try hook(obj, "add:", IC_HOOK_INSTEAD) { call in
+            log.record("outer")
+            if once.withLock({ first in
+                defer { first = false }
+                return first
+            }) {
+                #expect(ic_hook_remove(inner) == IC_OK)
+            }
+            #expect(ic_hook_call_original(call) == IC_OK)
+            setInt32Return(call, int32Return(call) + 100)
+        }
+        #expect(add(obj, 1) == 102)
+        #expect(add(obj, 2) == 103)
+        #expect(log.events == ["outer", "original 1", "outer", "original 2"])
+    }
+
+    @Test(
+        "nested instead hooks each call their original twice: every layer runs again, in order",
+        arguments: [false, true])
+    func nestedHooksCallTwice(forwarded: Bool) throws {
+        let log = Recorder()
+        let (_, obj) = try hookedObject("HNestTwice", log: log, forwarded: forwarded)
+        defer { ic_release(obj) }
+        try hook(obj, "add:", IC_HOOK_INSTEAD) { call in
+            let x = int32Argument(call)
+            log.record("inner \(x)")
+            ic_hook_call_original(call)
+            let first = int32Return(call)
+            setInt32Argument(call, x + 10)
+            ic_hook_call_original(call)
+            setInt32Return(call, first + int32Return(call))
+            setInt32Argument(call, x)
+        }
+        try hook(obj, "add:", IC_HOOK_INSTEAD) { call in
+            log.record("outer")
+            ic_hook_call_original(call)
+            let first = int32Return(call)
+            ic_hook_call_original(call)
+            setInt32Return(call, first * 1000 + int32Return(call))
+        }
+        // inner(1) = (1 + 1) + (11 + 1) = 14; outer = 14 * 1000 + 14.
+        #expect(add(obj, 1) == 14014)
+        #expect(
+            log.events == [
+                "outer", "inner 1", "original 1", "original 11", "inner 1", "original 1", "original 11",
+            ])
+    }
+
     @Test("ic_hook_call_original outside an instead hook is refused")
     func callOriginalOutsideInstead() throws {
         let log = Recorder()
