@@ -53,6 +53,25 @@ struct TrapTests {
         #expect(!text.contains("forwardInvocation: reached"))
     }
 
+    @Test(
+        "a typed synthesized accessor moved by hand to a class that declares no such property traps, naming class and selector"
+    )
+    func movedTypedAccessorTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let owner = ic_class_allocate("TrapAccessorOwner", nil, 0)
+            _ = ic_class_add_property(owner, "count", "q", 0, nil, nil)
+            _ = ic_class_register(owner)
+            let stranger = trapClass(
+                "TrapAccessorStranger", [("count", ic_class_get_imp(owner, sel("count"))!, "q@:")])
+            let obj = ic_class_create_instance(stranger)
+            typealias Getter = @convention(c) (ID?, SEL?) -> Int64
+            _ = lookup(obj, "count", as: Getter.self)(obj, sel("count"))
+        }
+        let text = standardError(result)
+        #expect(text.contains("selector \"count\""))
+        #expect(text.contains("\"TrapAccessorStranger\""))
+    }
+
     @Test("an unknown class method traps, naming the class as +[Class selector] and the receiver as a class")
     func unknownClassMethodTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -2,10 +2,12 @@
  * accessor.c — synthesized property accessors, and ic_class_add_property, which declares a
  * property (runtime/property.c) and adds its accessors as methods.
  *
- * An accessor is a raw libffi closure of the getter's (`T@:`) or setter's (`v@:T`) signature whose
- * user data is the property record: the handler reads or writes the slot the record names. One
- * closure per accessor serves every type encoding, structs included, with the calling
- * convention libffi derives from the encoding.
+ * Most types get the typed C functions of runtime/typed_accessor.c: ordinary functions shared
+ * by every property of the type, no libffi. The others (structs, unions, long double, and a
+ * subclass redeclaring an accessor of a superclass's typed property) get a raw libffi closure
+ * of the getter's (`T@:`) or setter's (`v@:T`) signature whose user data is the property
+ * record: the handler reads or writes the slot the record names, with the calling convention
+ * libffi derives from the encoding.
  *
  * Locking: ic_class_add_property holds ic_runtime_lock while it validates, makes the closures and
  * adds the methods, so a concurrent declaration of the same name or selector sees all or nothing.
@@ -17,6 +19,7 @@
 
 #include "../runtime/class.h"
 #include "../runtime/property.h"
+#include "../runtime/typed_accessor.h"
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "../types/signature.h"
@@ -76,7 +79,32 @@ static const ic_signature *setter_signature(const char *type)
     return sig;
 }
 
-/* Makes the accessor closures and adds them as methods of the property's class. Caller holds
+/* Adds the accessors as methods of the property's class. Caller holds ic_runtime_lock. */
+static ic_status add_accessor_methods_locked(ic_property *p, ic_imp getter_imp,
+                                             const char *getter_types, ic_imp setter_imp,
+                                             const char *setter_types, bool typed)
+{
+    ic_class *cls = p->owner;
+    ic_status s = ic_class_add_method_locked(cls, p->getter, getter_imp, getter_types);
+    if (s) return s;
+    p->getter_imp = getter_imp;
+    if (setter_imp) {
+        s = ic_class_add_method_locked(cls, p->setter, setter_imp, setter_types);
+        if (s) {
+            /* Undo the getter: the class is unregistered, so its list is private to us. */
+            cls->method_count--;
+            free((void *)cls->methods[cls->method_count]->types);
+            free(cls->methods[cls->method_count]);
+            p->getter_imp = NULL;
+            return s;
+        }
+    }
+    p->typed = typed;
+    return IC_OK;
+}
+
+/* Makes the accessors (the typed functions of runtime/typed_accessor.c when the type has them,
+ * libffi closures otherwise) and adds them as methods of the property's class. Caller holds
  * ic_runtime_lock. */
 static ic_status synthesize_locked(ic_property *p)
 {
@@ -89,6 +117,15 @@ static ic_status synthesize_locked(ic_property *p)
             "\"%s\" (declare the property IC_PROPERTY_DYNAMIC to write it by hand)",
             p->name, cls->name,
             ic_sel_name(ic_class_own_method_locked(cls, p->getter) ? p->getter : p->setter));
+    ic_imp getter_imp = NULL, setter_imp = NULL;
+    if (ic_typed_accessors_for_locked(p, &getter_imp, &setter_imp)) {
+        char getter_types[256], setter_types[256];
+        int g = snprintf(getter_types, sizeof getter_types, "%s@:", p->type);
+        int s = snprintf(setter_types, sizeof setter_types, "v@:%s", p->type);
+        if (g > 0 && (size_t)g < sizeof getter_types && s > 0 && (size_t)s < sizeof setter_types)
+            return add_accessor_methods_locked(p, getter_imp, getter_types, setter_imp,
+                                               setter_types, true);
+    }
     accessors *a = calloc(1, sizeof *a);
     if (!a) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory synthesizing \"%s\"", p->name);
     p->accessors = a;
@@ -103,27 +140,14 @@ static ic_status synthesize_locked(ic_property *p)
             return ic_fail(IC_ERR_LIMIT, "property \"%s\": type encoding too long", p->name);
         return ic_error_status();
     }
-    ic_imp getter_imp = NULL, setter_imp = NULL;
     a->getter_closure = ic_closure_make_raw(a->getter_sig, getter_handler, p, &getter_imp);
     if (!a->getter_closure) return ic_error_status();
     if (set_sig) {
         a->setter_closure = ic_closure_make_raw(set_sig, setter_handler, p, &setter_imp);
         if (!a->setter_closure) return ic_error_status();
     }
-    ic_status s = ic_class_add_method_locked(cls, p->getter, getter_imp, a->getter_sig->types);
-    if (s) return s;
-    p->getter_imp = getter_imp;
-    if (set_sig) {
-        s = ic_class_add_method_locked(cls, p->setter, setter_imp, set_sig->types);
-        if (s) {
-            /* Undo the getter: the class is unregistered, so its list is private to us. */
-            cls->method_count--;
-            free((void *)cls->methods[cls->method_count]->types);
-            free(cls->methods[cls->method_count]);
-            return s;
-        }
-    }
-    return IC_OK;
+    return add_accessor_methods_locked(p, getter_imp, a->getter_sig->types, setter_imp,
+                                       set_sig ? set_sig->types : NULL, false);
 }
 
 ic_property *ic_class_add_property(ic_class *cls, const char *name, const char *type,

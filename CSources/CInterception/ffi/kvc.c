@@ -251,6 +251,11 @@ ic_status ic_object_copy_property_value(ic_id obj, const ic_property *property, 
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "property \"%s\" belongs to \"%s\", not to an instance of \"%s\"",
                        property->name, property->owner->name, ic_object_isa(obj)->name);
+    return ic_object_copy_checked_property_value(obj, property, out);
+}
+
+ic_status ic_object_copy_checked_property_value(ic_id obj, const ic_property *property, void *out)
+{
     if (getter_is_synthesized(obj, property)) {
         if (!ic_property_load_owned(obj, property, out))
             return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory copying a string value");

@@ -149,6 +149,16 @@ IC_EXPORT ic_status ic_object_set_value_for_key(ic_id obj, const char *key, cons
 IC_EXPORT ic_status ic_object_copy_property_value(ic_id obj, const ic_property *property, void *out,
                                                   size_t size);
 
+/*
+ * As ic_object_copy_property_value for a caller that checked once what that function checks on
+ * every call: no argument is NULL, `obj` is an instance of the property's class or of a
+ * subclass (an object's class changes only to its interception subclass, a subclass), and `out`
+ * holds a value of the property's type. Property observation's per-set read.
+ * Errors: those of ic_object_copy_property_value but IC_ERR_INVALID_ARGUMENT.
+ */
+IC_EXPORT ic_status ic_object_copy_checked_property_value(ic_id obj, const ic_property *property,
+                                                          void *out);
+
 /* As ic_object_copy_value_for_key, along a key path. A NULL object on the way fills `out` with
  * zeros and returns IC_OK. Errors: as ic_object_copy_value_for_key; IC_ERR_SIGNATURE_MISMATCH
  * also when a key before the last does not name an object. */

@@ -22,6 +22,7 @@
 #include "class.h"
 #include "object.h"
 #include "selector.h"
+#include "typed_accessor.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Stripe locks
@@ -242,12 +243,18 @@ static bool slot_is_owned(ic_property_slot slot)
 
 bool ic_class_seal_properties_locked(ic_class *cls)
 {
+    /* Everything is allocated before anything is published, so a failure publishes nothing. */
+    size_t link_count;
+    ic_accessor_link *links = ic_typed_accessors_make_links_locked(cls, &link_count);
+    if (link_count && !links) return false;
     size_t count = cls->superclass ? cls->superclass->owned_slot_count : 0;
     for (size_t i = 0; i < cls->property_count; i++)
         if (slot_is_owned(cls->properties[i]->slot)) count++;
-    if (count == 0) return true;
-    ic_owned_slot *slots = calloc(count, sizeof *slots);
-    if (!slots) return false;
+    ic_owned_slot *slots = count ? calloc(count, sizeof *slots) : NULL;
+    if (count && !slots) {
+        free(links);
+        return false;
+    }
     size_t n = 0;
     if (cls->superclass && cls->superclass->owned_slot_count) {
         memcpy(slots, cls->superclass->owned_slots,
@@ -261,6 +268,7 @@ bool ic_class_seal_properties_locked(ic_class *cls)
     }
     cls->owned_slots = slots;
     cls->owned_slot_count = count;
+    ic_typed_accessors_publish_locked(links, link_count);
     return true;
 }
 
@@ -424,6 +432,11 @@ void ic_property_load(ic_id obj, const ic_property *p, void *out)
 bool ic_property_load_owned(ic_id obj, const ic_property *p, void *out)
 {
     void *slot = slot_address(obj, p->offset);
+    if (IC_LIKELY(p->slot == IC_SLOT_WORD && *p->type != '*')) {
+        /* The common case, first: property observation reads a number after every set. */
+        load_word(slot, p->size, out);
+        return true;
+    }
     _Atomic(bool) *stripe = stripe_for(slot);
     switch (p->slot) {
     case IC_SLOT_OBJECT_WEAK:

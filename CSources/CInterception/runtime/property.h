@@ -33,6 +33,10 @@ struct ic_property {
     /* The synthesized getter's IMP (NULL when dynamic): a lookup that still answers it means
      * the slot can be read directly (kvc.c). Set once before the class is registered. */
     ic_imp getter_imp;
+    /* Whether the accessors are the typed C functions of typed_accessor.c (found through the
+     * selectors' link lists, published at registration) rather than libffi closures. Set once
+     * before the class is registered. */
+    bool typed;
     /* The accessor closures the libffi layer made, and how to free them (for a class disposed
      * before registration). */
     void *accessors;

@@ -6,7 +6,8 @@
 
 #include "../support/ic_config.h"
 
-/* An interned selector. Immortal; immutable after registration but for `engine`. */
+/* An interned selector. Immortal; immutable after registration but for `engine` and
+ * `accessors`. */
 struct ic_selector {
     uint16_t dt_page; /* root entry in dispatch tables: index >> 8, or the overflow page */
     uint8_t dt_slot;  /* slot in that page: index & 0xff */
@@ -17,6 +18,11 @@ struct ic_selector {
      * the newest class-wide hook of it that runs a typed trampoline. Published (release) under
      * ic_intercept_lock, read by calls without a lock; NULL until then. */
     void *_Atomic engine;
+    /* The synthesized properties whose typed accessor (typed_accessor.h) this selector names, one
+     * ic_accessor_link per (property, accessor), newest first. Links are immortal and published
+     * (release) under ic_runtime_lock when their class registers; typed accessors read the list
+     * without a lock. NULL when none. */
+    const struct ic_accessor_link *_Atomic accessors;
 };
 
 /* Selectors the runtime itself sends or implements; set once by ic_runtime_init(). */

@@ -15,8 +15,8 @@ struct PropertyReader: @unchecked Sendable {
     private let encoding: ContiguousArray<CChar>
     private let size: Int
 
-    /// A reader of `key` as `Value` on objects of `object`'s class. Throws the encoding's
-    /// layout error.
+    /// A reader of `key` as `Value` on `object` (the only object it may read: see `copy`).
+    /// Throws the encoding's layout error.
     init<Value: PropertyValue>(key: String, of object: RuntimeObject, as _: Value.Type) throws(RuntimeError) {
         // A declared property of exactly this type is read through its record; anything else
         // (no declaration, another type: an error to report) by name.
@@ -49,7 +49,9 @@ struct PropertyReader: @unchecked Sendable {
     private func copy(_ object: OpaquePointer, into bytes: UnsafeMutableRawPointer) -> Bool {
         let status: ic_status
         if let property {
-            status = ic_object_copy_property_value(object, property, bytes, size)
+            // Checked once, in `init`: the property was found on the object's class (an object
+            // only ever moves to its interception subclass), and `size` holds its type.
+            status = ic_object_copy_checked_property_value(object, property, bytes)
         } else {
             status = key.withUnsafeBufferPointer { key in
                 encoding.withUnsafeBufferPointer { encoding in
@@ -86,7 +88,8 @@ final class PropertySink<Value: PropertyValue>: InterceptionSink, @unchecked Sen
 
     override func deliver(_ call: OpaquePointer) {
         guard let target = ic_invocation_target(call) else { return }
-        changes.add(1, ordering: .sequentiallyConsistent)
+        // Wrapping: one `lock xadd`, where a trapping add is a compare-exchange loop (perf).
+        changes.wrappingAdd(1, ordering: .sequentiallyConsistent)
         reader.publish(target, to: subject)
     }
 

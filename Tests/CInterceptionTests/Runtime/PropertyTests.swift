@@ -13,6 +13,12 @@ private func makePropertyClass(_ base: String, superclass: CLS? = nil, _ declare
     return cls
 }
 
+/// An instead hook that runs the original and counts the call.
+private let tallyInstead: ObserverCallback = { call, context in
+    _ = ic_hook_call_original(call)
+    Tally.from(context).calls.add(1, ordering: .relaxed)
+}
+
 /// `copy` that makes a new instance of the receiver's class (+1), as a copy property needs.
 private let copyImp: ObjectIMP = { this, _ in ic_class_create_instance(ic_object_get_class(this)) }
 
@@ -43,6 +49,138 @@ struct CPropertyTests {
         }
     }
 
+    @Test(
+        "every type of the matrix through a synthesized property whose setter is observed and hooked on the object and whose accessors are hooked class-wide",
+        arguments: TypeCase.all)
+    func matrixIntercepted(_ type: TypeCase) throws {
+        let cls = try makePropertyClass("PMatrixHooked_\(type.name)") { cls in
+            try #require(ic_class_add_property(cls, "value", type.encoding, 0, nil, nil) != nil)
+        }
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        let observed = Tally()
+        let instead = Tally()
+        let classSetter = Tally()
+        let classGetter = Tally()
+        let (status, observer) = addTally(obj, sel("setValue:"), IC_OBSERVE_AFTER, observed)
+        try #require(status == IC_OK, "\(lastErrorMessage)")
+        var hook: ic_observer_token = 0
+        try #require(
+            ic_hook_object(
+                obj, sel("setValue:"), IC_HOOK_INSTEAD, 0, tallyInstead, instead.context(), tallyRelease,
+                &hook)
+                == IC_OK)
+        var setterHook: ic_observer_token = 0
+        var getterHook: ic_observer_token = 0
+        try #require(
+            ic_hook_class(
+                cls, sel("setValue:"), IC_HOOK_BEFORE, 0, tallyCall, classSetter.context(), tallyRelease,
+                &setterHook) == IC_OK)
+        try #require(
+            ic_hook_class(
+                cls, sel("value"), IC_HOOK_AFTER, 0, tallyCall, classGetter.context(), tallyRelease,
+                &getterHook)
+                == IC_OK)
+        type.withBuffer { out in
+            type.raw.send_take(obj, sel("setValue:"), type.raw.sample)
+            type.raw.send_make(obj, sel("value"), out)
+            #expect(type.isSample(out))
+        }
+        #expect(observed.seen == 1 && instead.seen == 1 && classSetter.seen == 1 && classGetter.seen == 1)
+        let kind = type.encoding.first!
+        if kind != "@", kind != "*" {
+            type.withBuffer { out in
+                #expect(
+                    ic_object_set_value_for_key(obj, "value", type.encoding, type.raw.other, type.size)
+                        == IC_OK)
+                #expect(ic_object_copy_value_for_key(obj, "value", type.encoding, out, 64) == IC_OK)
+                #expect(type.isOther(out))
+            }
+            #expect(observed.seen == 2 && instead.seen == 2 && classSetter.seen == 2)
+        }
+        #expect(ic_hook_remove(hook) == IC_OK)
+        #expect(ic_intercept_remove_observer(observer) == IC_OK)
+        #expect(ic_hook_remove(setterHook) == IC_OK)
+        #expect(ic_hook_remove(getterHook) == IC_OK)
+        // Unhooked: the synthesized accessors again.
+        type.withBuffer { out in
+            type.raw.send_take(obj, sel("setValue:"), type.raw.sample)
+            type.raw.send_make(obj, sel("value"), out)
+            #expect(type.isSample(out))
+        }
+        #expect(observed.seen <= 2 && instead.seen <= 2)
+    }
+
+    @Test(
+        "a shared synthesized accessor finds each receiver's own slot: a subclass instance, an unrelated class with the same key at another offset, a subclass redeclaring the key"
+    )
+    func accessorsAcrossClasses() throws {
+        typealias GetQ = @convention(c) (ID?, SEL?) -> Int64
+        typealias SetQ = @convention(c) (ID?, SEL?, Int64) -> Void
+        let base = try makePropertyClass("PShareBase") { cls in
+            try #require(ic_class_add_property(cls, "count", "q", 0, nil, nil) != nil)
+        }
+        let sub = try makePropertyClass("PShareSub", superclass: base) { cls in
+            try #require(ic_class_add_property(cls, "extra", "d", 0, nil, nil) != nil)
+        }
+        let other = try makePropertyClass("PShareOther") { cls in
+            try #require(ic_class_add_property(cls, "pad", "i", 0, nil, nil) != nil)
+            try #require(ic_class_add_property(cls, "count", "q", 0, nil, nil) != nil)
+        }
+        let redeclaring = try makePropertyClass("PShareRedeclare", superclass: base) { cls in
+            try #require(ic_class_add_property(cls, "count", "q", 0, nil, nil) != nil)
+        }
+        let objects = try [base, sub, other, redeclaring].map { try #require(ic_class_create_instance($0)) }
+        defer { for obj in objects { ic_release(obj) } }
+        for (i, obj) in objects.enumerated() {
+            lookup(obj, "setCount:", as: SetQ.self)(obj, sel("setCount:"), Int64(100 + i))
+        }
+        for (i, obj) in objects.enumerated() {
+            #expect(lookup(obj, "count", as: GetQ.self)(obj, sel("count")) == Int64(100 + i))
+            var n: Int64 = 0
+            #expect(ic_object_copy_value_for_key(obj, "count", "q", &n, 8) == IC_OK)
+            #expect(n == Int64(100 + i))
+        }
+        // The superclass's accessor, called on the redeclaring subclass's instance (a super
+        // send), reads the superclass's slot: the redeclaration has accessors of its own.
+        let redeclared = objects[3]
+        let address = { (imp: ic_imp?) in unsafeBitCast(imp, to: UInt.self) }
+        #expect(
+            address(ic_class_get_imp(base, sel("count")))
+                != address(ic_class_get_imp(redeclaring, sel("count"))))
+        let superGetter = fn(ic_class_get_imp(base, sel("count")), as: GetQ.self)
+        #expect(superGetter(redeclared, sel("count")) == 0)
+        let superSetter = fn(ic_class_get_imp(base, sel("setCount:")), as: SetQ.self)
+        superSetter(redeclared, sel("setCount:"), 7)
+        #expect(superGetter(redeclared, sel("count")) == 7)
+        #expect(lookup(redeclared, "count", as: GetQ.self)(redeclared, sel("count")) == 103)
+    }
+
+    @Test(
+        "a weak property set through its setter reads nil once its value is deallocated, and unregisters at dealloc"
+    )
+    func weakThroughSetter() throws {
+        typealias SetObject = @convention(c) (ID?, SEL?, ID?) -> Void
+        let valueClass = try makeClass("PWeakValue")
+        let cls = try makePropertyClass("PWeakOwner") { cls in
+            try #require(
+                ic_class_add_property(cls, "target", "@", UInt32(IC_PROPERTY_WEAK.rawValue), nil, nil) != nil)
+        }
+        let owner = try #require(ic_class_create_instance(cls))
+        let value = try #require(ic_class_create_instance(valueClass))
+        lookup(owner, "setTarget:", as: SetObject.self)(owner, sel("setTarget:"), value)
+        #expect(ic_object_retain_count(value) == 1)  // not retained
+        #expect(lookup(owner, "target", as: ObjectIMP.self)(owner, sel("target")) == value)
+        ic_release(value)
+        #expect(ic_class_live_instance_count(valueClass) == 0)
+        #expect(lookup(owner, "target", as: ObjectIMP.self)(owner, sel("target")) == nil)
+        let second = try #require(ic_class_create_instance(valueClass))
+        lookup(owner, "setTarget:", as: SetObject.self)(owner, sel("setTarget:"), second)
+        ic_release(owner)  // unregisters its weak location
+        ic_release(second)
+        #expect(ic_class_live_instance_count(valueClass) == 0)
+    }
+
     @Test("a copy property sends copy; a retain property retains; both release at dealloc")
     func copyAndRetain() throws {
         let valueClass = try makeClass("PCopyValue", methods: [("copy", imp(copyImp), "@@:")])
@@ -63,6 +201,19 @@ struct CPropertyTests {
         #expect(copy != value && copy != nil)
         #expect(ic_object_retain_count(copy) == 2)  // the property's and ours
         ic_release(copy)
+        // Through the setters themselves: the old values are released, the new one retained
+        // by `kept` and copied by `copied`.
+        typealias SetObject = @convention(c) (ID?, SEL?, ID?) -> Void
+        let second = try #require(ic_class_create_instance(valueClass))
+        lookup(owner, "setKept:", as: SetObject.self)(owner, sel("setKept:"), second)
+        lookup(owner, "setCopied:", as: SetObject.self)(owner, sel("setCopied:"), second)
+        #expect(ic_object_retain_count(value) == 1)  // ours only: `kept` released it
+        #expect(ic_object_retain_count(second) == 2)
+        #expect(ic_class_live_instance_count(valueClass) == 3)  // value, second, second's copy
+        let copied = lookup(owner, "copied", as: ObjectIMP.self)(owner, sel("copied"))
+        #expect(copied != second && copied != nil)
+        #expect(lookup(owner, "kept", as: ObjectIMP.self)(owner, sel("kept")) == second)
+        ic_release(second)
         ic_release(value)
         ic_release(owner)
         #expect(ic_class_live_instance_count(valueClass) == 0)

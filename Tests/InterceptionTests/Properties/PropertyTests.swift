@@ -1,5 +1,6 @@
 import CInterception
 @testable import Interception
+import RxCore
 import Testing
 
 /// A point laid out as C lays out `{PPoint=dd}`.
@@ -9,8 +10,95 @@ struct PPoint: RuntimeStruct, Equatable {
     static let runtimeEncoding = "{PPoint=dd}"
 }
 
+/// Sets a synthesized property of type `T` to `a` by send and `b` by key, with its setter seen by
+/// `rx.sentMessage`, an object hook, a class-wide hook and `rx.observe`, and checks every read
+/// and every observer (the typed accessors of SPEC 15 under interception).
+private func checkInterceptedAccessors<T: PropertyValue & RuntimeValue & Equatable & Sendable>(
+    _ a: T, _ b: T, attributes: PropertyAttributes? = nil
+) throws {
+    let cls = try RuntimeClass.define(uniqueName("PTyped")) { c in
+        if let attributes {
+            try c.property("value", T.self, attributes)
+        } else {
+            try c.property("value", T.self)
+        }
+    }
+    let obj = cls.new()
+    let log = EventLog()
+    let observed = Locked<[T?]>([])
+    let d1 = obj.rx.observe(T.self, "value", options: .new).subscribe(onNext: { value in
+        observed.withLock { $0.append(value) }
+    })
+    let d2 = obj.rx.sentMessage("setValue:").subscribe(onNext: { _ in log.append("sent") })
+    let objectHook = try obj.hookBefore("setValue:") { (_: RuntimeObject, _: T) in log.append("object hook") }
+    let classHook = try cls.hookBefore("setValue:") { (_: RuntimeObject, _: T) in log.append("class hook") }
+    try obj.send("setValue:", a)
+    #expect(try obj.send("value") as T == a)
+    try obj.setValue(b, forKey: "value")
+    #expect(try obj.value(forKey: "value", as: T.self) == b)
+    #expect(try obj.send("value") as T == b)
+    let oneSet = ["sent", "object hook", "class hook"]
+    #expect(log.all.sorted() == (oneSet + oneSet).sorted())
+    #expect(observed.withLock { $0 } == [a, b])
+    objectHook.cancel()
+    classHook.cancel()
+    d2.dispose()
+    d1.dispose()
+    try obj.send("setValue:", a)
+    #expect(try obj.value(forKey: "value", as: T.self) == a)
+    #expect(log.all.count == 6)
+}
+
 @Suite("Properties and key-value coding from Swift")
 struct PropertyTests {
+    @Test(
+        "every Swift type with a typed C accessor, by send and by key, its setter seen by sentMessage, hooks and observe"
+    )
+    func typedAccessorsIntercepted() throws {
+        try checkInterceptedAccessors(Int(-5), Int.max)
+        try checkInterceptedAccessors(UInt(7), UInt.max)
+        try checkInterceptedAccessors(Int8(-3), Int8.min)
+        try checkInterceptedAccessors(UInt8(200), UInt8(1))
+        try checkInterceptedAccessors(Int16(-300), Int16.max)
+        try checkInterceptedAccessors(UInt16(60_000), UInt16(2))
+        try checkInterceptedAccessors(Int32(-70_000), Int32.min)
+        try checkInterceptedAccessors(UInt32(4_000_000_000), UInt32(3))
+        try checkInterceptedAccessors(Int64.min, Int64(9))
+        try checkInterceptedAccessors(UInt64.max, UInt64(10))
+        try checkInterceptedAccessors(Float(1.5), Float(-0.25))
+        try checkInterceptedAccessors(2.5, -1e300)
+        try checkInterceptedAccessors(true, false)
+        try checkInterceptedAccessors(Selector("ping") as Selector?, nil)
+        let other = try RuntimeClass.define(uniqueName("PTypedValue")) { _ in }
+        try checkInterceptedAccessors(other as RuntimeClass?, nil)
+        let first = other.new()
+        let second = other.new()
+        try checkInterceptedAccessors(first as RuntimeObject?, second)  // retain
+        try checkInterceptedAccessors(first as RuntimeObject?, second, attributes: .weak)
+        try checkInterceptedAccessors(first as RuntimeObject?, nil, attributes: .assign)
+    }
+
+    @Test("a String property (a copied C string) through its typed accessors, observed and hooked")
+    func typedStringIntercepted() throws {
+        let cls = try RuntimeClass.define(uniqueName("PTypedString")) { c in
+            try c.property("title", String.self)
+        }
+        let obj = cls.new()
+        let seen = EventLog()
+        let observed = Locked<[String?]>([])
+        let d1 = obj.rx.observe(String.self, "title", options: .new).subscribe(onNext: { value in
+            observed.withLock { $0.append(value) }
+        })
+        let d2 = obj.rx.sentMessage("setTitle:").subscribe(onNext: { _ in seen.append("sent") })
+        try obj.setValue("one", forKey: "title")
+        try obj.setValue("twö", forKey: "title")
+        #expect(try obj.value(forKey: "title", as: String.self) == "twö")
+        #expect(seen.all == ["sent", "sent"])
+        #expect(observed.withLock { $0 } == ["one", "twö"])
+        d2.dispose()
+        d1.dispose()
+    }
+
     @Test("a synthesized property of each kind of Swift type reads back what was set, by accessor and by key")
     func synthesizedKinds() throws {
         let cls = try RuntimeClass.define(uniqueName("PKinds")) { c in
