@@ -353,6 +353,16 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
         (
+            "ic_object_copy_checked_property_value",
+            { f in
+                var out = 0
+                let property = ic_class_get_property(f.cls, "nullCaseProperty")
+                expectRefused(ic_object_copy_checked_property_value(nil, property, &out))
+                expectRefused(ic_object_copy_checked_property_value(f.obj, nil, &out))
+                expectRefused(ic_object_copy_checked_property_value(f.obj, property, nil))
+            }
+        ),
+        (
             "ic_object_copy_value_for_key_path",
             { f in
                 var out = 0

@@ -235,6 +235,8 @@ ic_sel ic_object_setter_for_key(ic_id obj, const char *key)
     return resolve_setter(obj, key, &access) ? NULL : access.sel;
 }
 
+static ic_status copy_checked_property_value(ic_id obj, const ic_property *property, void *out);
+
 ic_status ic_object_copy_property_value(ic_id obj, const ic_property *property, void *out,
                                         size_t size)
 {
@@ -251,10 +253,10 @@ ic_status ic_object_copy_property_value(ic_id obj, const ic_property *property, 
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "property \"%s\" belongs to \"%s\", not to an instance of \"%s\"",
                        property->name, property->owner->name, ic_object_isa(obj)->name);
-    return ic_object_copy_checked_property_value(obj, property, out);
+    return copy_checked_property_value(obj, property, out);
 }
 
-ic_status ic_object_copy_checked_property_value(ic_id obj, const ic_property *property, void *out)
+static ic_status copy_checked_property_value(ic_id obj, const ic_property *property, void *out)
 {
     if (getter_is_synthesized(obj, property)) {
         if (!ic_property_load_owned(obj, property, out))
@@ -272,6 +274,18 @@ ic_status ic_object_copy_checked_property_value(ic_id obj, const ic_property *pr
                        property->name, property->type);
     s = send_accessor(obj, &access, NULL, out);
     return s ? s : take_ownership(&access.sig->ret, out);
+}
+
+ic_status ic_object_copy_checked_property_value(ic_id obj, const ic_property *property, void *out)
+{
+    /* NULL stays refused (three predictable branches); the class and size checks are the
+     * caller's, done once. */
+    if (IC_UNLIKELY(!obj || !property || !out))
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_object_copy_checked_property_value: %s is NULL",
+                       !obj        ? "obj"
+                       : !property ? "property"
+                                   : "out");
+    return copy_checked_property_value(obj, property, out);
 }
 
 /* ---------------------------------------------------------------------------------------------

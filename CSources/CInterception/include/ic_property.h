@@ -154,7 +154,8 @@ IC_EXPORT ic_status ic_object_copy_property_value(ic_id obj, const ic_property *
  * every call: no argument is NULL, `obj` is an instance of the property's class or of a
  * subclass (an object's class changes only to its interception subclass, a subclass), and `out`
  * holds a value of the property's type. Property observation's per-set read.
- * Errors: those of ic_object_copy_property_value but IC_ERR_INVALID_ARGUMENT.
+ * Errors: those of ic_object_copy_property_value; IC_ERR_INVALID_ARGUMENT only for a NULL
+ * argument (the class and size are not checked again: the caller's contract).
  */
 IC_EXPORT ic_status ic_object_copy_checked_property_value(ic_id obj, const ic_property *property,
                                                           void *out);
