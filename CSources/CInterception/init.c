@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/epoch.h"
 #include "ffi/forward.h"
+#include "ffi/invocation.h"
 #include "runtime/class.h"
 #include "runtime/message.h"
 #include "runtime/selector.h"
@@ -25,6 +26,7 @@ static void initialize(void)
     ic_zombies_init();
     ic_selectors_init();
     ic_message_unrecognized = ic_forward_resolve;
+    ic_invocation_typed_call_resolver = ic_typed_frame_call_for;
     ic_root_class_init();
     ic_engine_init();
 }

@@ -218,6 +218,11 @@ IC_PRIVATE ic_status ic_forward_call_original(const ic_signature *sig, ic_imp im
  * libffi_floor at 127 ns in the same runs. */
 IC_PRIVATE ic_hook_original_fn ic_forward_original_for(const ic_signature *sig);
 
+/* The typed frame call of a signature (as ic_forward_original_for, results stored as ffi_call
+ * stores them), or NULL if the generated table has none (trampolines.c). Installed by init.c
+ * as ic_invocation_call's typed call, so invocations skip ffi_call where the table allows. */
+IC_PRIVATE ic_hook_original_fn ic_typed_frame_call_for(const ic_signature *sig);
+
 /* Creates the forward-path closure for a hooked method (forward_hook.c). */
 IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
 

@@ -306,6 +306,12 @@ ic_imp ic_class_trampoline_for(const ic_signature *sig)
     return e ? e->class_imp : NULL;
 }
 
+ic_hook_original_fn ic_typed_frame_call_for(const ic_signature *sig)
+{
+    const trampoline_entry *e = entry_for(sig);
+    return e ? e->closure_call : NULL;
+}
+
 ic_hook_original_fn ic_forward_original_for(const ic_signature *sig)
 {
     const trampoline_entry *e = entry_for(sig);

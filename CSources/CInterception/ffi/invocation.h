@@ -59,4 +59,14 @@ IC_PRIVATE void ic_closure_store_return(const ic_signature *sig, void *ret, cons
 /* Calls `imp` with the invocation's arguments through ffi_call and stores the result. */
 IC_PRIVATE void ic_invocation_call(ic_invocation *inv, ic_imp imp);
 
+/* A typed call of `imp` with the arguments `args` points at, its result stored in `ret` as
+ * ffi_call stores it (a narrow integer widened to a whole ffi_arg). */
+typedef ic_status (*ic_typed_frame_call_fn)(const ic_signature *sig, ic_imp imp, void **args,
+                                            void *ret);
+
+/* The typed call of a signature, or NULL: installed by init.c (the engine's generated frame
+ * calls, a layer above); NULL until then, and ic_invocation_call then uses ffi_call. */
+IC_PRIVATE extern ic_typed_frame_call_fn (*ic_invocation_typed_call_resolver)(
+    const ic_signature *sig);
+
 #endif /* IC_INVOCATION_INTERNAL_H */

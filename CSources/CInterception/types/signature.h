@@ -56,6 +56,9 @@ struct ic_signature {
     size_t ret_storage_size; /* at least sizeof(ffi_arg) and the return size: ffi_call widens
                                 small integral returns to ffi_arg */
     size_t buffer_size;
+    /* ic_invocation_call's cache of the typed call it makes instead of ffi_call: 0 not looked up
+     * yet, 1 none (libffi), else the function (ffi/invocation.c). */
+    _Atomic(uintptr_t) typed_call;
     ic_arena arena; /* owns the type tree and libffi struct descriptions */
 };
 

@@ -75,6 +75,12 @@ final class DelegateProxyClass: Sendable {
                 guard let signature = ic_signature_parse(method.encoding) else {
                     throw RuntimeError.lastCError()
                 }
+                // The stub reads its receiver and selector as arguments 0 and 1.
+                guard ic_signature_is_method(signature) else {
+                    throw RuntimeError(
+                        IC_ERR_SIGNATURE_MISMATCH,
+                        "\(method.selector.name): \"\(method.encoding)\" is not a method encoding")
+                }
                 guard
                     let imp = ic_closure_imp_create(
                         signature, forwardingStub, StubContext.make(slotOffset: slotOffset), nil)
@@ -143,11 +149,15 @@ private func responds(_ object: OpaquePointer, _ selector: OpaquePointer?) -> Bo
 
 /// Runs the call in `invocation` on `target`, then makes `original` its target again (the
 /// invocation is the stub's frame: its return buffer is what the stub returns).
+///
+/// The target is argument 0 of the method signature every stub and forwarded invocation has,
+/// written through its storage pointer (the C setters were two calls each per forward, perf).
 private func invoke(_ invocation: OpaquePointer, on target: OpaquePointer, restoring original: OpaquePointer)
 {
-    ic_invocation_set_target(invocation, target)
+    let receiver = ic_invocation_argument_pointer_inline(invocation, 0).unsafelyUnwrapped
+    receiver.storeBytes(of: target, as: OpaquePointer.self)
     ic_invocation_invoke(invocation)
-    ic_invocation_set_target(invocation, original)
+    receiver.storeBytes(of: original, as: OpaquePointer.self)
 }
 
 /// What a forwarding stub knows: where the forward delegate's slot is, and the last delegate
@@ -163,6 +173,10 @@ private final class StubContext: Sendable {
     let slotOffset: Int
     /// The class (`ic_class *` bits) last found to implement the selector, or 0.
     let respondingClass = Atomic<UInt>(0)
+    /// `respondsToSelector:` and the root's implementation of it, read once here: as lazily
+    /// initialized globals they cost a `swift_once` call each per forward (perf).
+    let respondsSelector = UInt(bitPattern: KnownSelectors.shared.respondsToSelector.pointer)
+    let rootResponds = StubContext.rootRespondsToSelector
 
     private init(slotOffset: Int) {
         self.slotOffset = slotOffset
@@ -181,10 +195,9 @@ private final class StubContext: Sendable {
 
     /// Whether `delegate` answers `selector`, through the cache when its answer is the root's.
     func responds(_ delegate: OpaquePointer, _ selector: OpaquePointer?) -> Bool {
-        let respondsSel = KnownSelectors.shared.respondsToSelector.pointer
+        let respondsSel = OpaquePointer(bitPattern: respondsSelector)
         let imp = ic_msg_lookup(delegate, respondsSel)
-        let usesRoot =
-            UInt(bitPattern: unsafeBitCast(imp, to: OpaquePointer?.self)) == Self.rootRespondsToSelector
+        let usesRoot = UInt(bitPattern: unsafeBitCast(imp, to: OpaquePointer?.self)) == rootResponds
         let cls = UInt(bitPattern: ic_object_get_class(delegate))
         if usesRoot && respondingClass.load(ordering: .relaxed) == cls { return true }
         let answer = unsafeBitCast(imp, to: BoolSelectorIMP.self)(delegate, respondsSel, selector)
@@ -195,13 +208,20 @@ private final class StubContext: Sendable {
 
 /// The forwarding stub of every protocol method (context: its ``StubContext``). Its frame's
 /// return buffer starts zeroed, so a call nobody implements returns zero.
+///
+/// Receiver and selector are read from the frame's first two arguments (a stub's signature is a
+/// method's, checked when the stub is made); the context is borrowed, not retained.
 private let forwardingStub: ic_closure_fn = { invocation, context in
-    guard let invocation, let context, let receiver = ic_invocation_target(invocation) else { return }
-    let stub = Unmanaged<StubContext>.fromOpaque(context).takeUnretainedValue()
-    let slot = DelegateProxyClass.slot(receiver, offset: stub.slotOffset)
-    guard let delegate = ic_weak_load_retained(slot) else { return }
-    defer { ic_release(delegate) }
-    if stub.responds(delegate, ic_invocation_selector(invocation)) {
-        invoke(invocation, on: delegate, restoring: receiver)
+    guard let invocation, let context,
+        let receiver = ic_invocation_argument_pointer_inline(invocation, 0)?.load(as: OpaquePointer?.self)
+    else { return }
+    let selector = ic_invocation_argument_pointer_inline(invocation, 1)?.load(as: OpaquePointer?.self)
+    Unmanaged<StubContext>.fromOpaque(context)._withUnsafeGuaranteedRef { stub in
+        let slot = DelegateProxyClass.slot(receiver, offset: stub.slotOffset)
+        guard let delegate = ic_weak_load_retained(slot) else { return }
+        defer { ic_release(delegate) }
+        if stub.responds(delegate, selector) {
+            invoke(invocation, on: delegate, restoring: receiver)
+        }
     }
 }
