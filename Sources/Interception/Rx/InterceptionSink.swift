@@ -56,14 +56,6 @@ class InterceptionSink: @unchecked Sendable {
     /// during this call.
     func deliver(_ call: OpaquePointer) {}
 
-    /// A closure that does what `deliver` does, if the sink has one: the engine's callback then
-    /// calls it straight, saving the dynamic dispatch to `deliver` and whatever `deliver` calls
-    /// in turn (a typed sink's is the subscriber module's specialized code). Read once per
-    /// registration. Not `@Sendable` (it captures a subject, whose element type need not be):
-    /// like `deliver`, it runs on whichever thread calls the method, and subjects are
-    /// thread-safe.
-    var directDelivery: ((OpaquePointer) -> Void)? { nil }
-
     /// The object's dealloc began (`object` is whole) or ended (`object` is a former address).
     func deliverDealloc(_ object: OpaquePointer?) {}
 
@@ -173,8 +165,6 @@ class InterceptionSink: @unchecked Sendable {
 /// One installation of a sink's engine observer: the C observer's context.
 final class Registration: @unchecked Sendable {
     let sink: InterceptionSink
-    /// The sink's `directDelivery`, if it has one.
-    let direct: ((OpaquePointer) -> Void)?
     /// Cleared (under the sink's lock) before the observer is removed; a call that still
     /// reaches a deactivated registration is dropped. Relaxed is enough: the store happens
     /// before any newer registration is published, and a call that reads this flag after seeing
@@ -183,7 +173,6 @@ final class Registration: @unchecked Sendable {
 
     init(sink: InterceptionSink) {
         self.sink = sink
-        self.direct = sink.directDelivery
     }
 }
 
@@ -192,11 +181,7 @@ final class Registration: @unchecked Sendable {
 let sinkCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
     Unmanaged<Registration>.fromOpaque(context!)._withUnsafeGuaranteedRef { registration in
         if registration.active.load(ordering: .relaxed) {
-            if let direct = registration.direct {
-                direct(call!)
-            } else {
-                registration.sink.deliver(call!)
-            }
+            registration.sink.deliver(call!)
         }
     }
 }
