@@ -18,10 +18,11 @@
 
 /* The public head (ic_invocation.h) must describe the private layout exactly. */
 #define IC_SAME_FIELD(PUBLIC, PRIVATE)                                                             \
-    _Static_assert(offsetof(ic_invocation_head, PUBLIC) == offsetof(struct ic_invocation, PRIVATE) \
-                      && sizeof(((ic_invocation_head *)0)->PUBLIC)                                 \
-                             == sizeof(((struct ic_invocation *)0)->PRIVATE),                      \
-                  "ic_invocation_head." #PUBLIC " does not match ic_invocation." #PRIVATE)
+    _Static_assert(offsetof(ic_invocation_head, PUBLIC) ==                                         \
+                           offsetof(struct ic_invocation, PRIVATE) &&                              \
+                       sizeof(((ic_invocation_head *)0)->PUBLIC) ==                                \
+                           sizeof(((struct ic_invocation *)0)->PRIVATE),                           \
+                   "ic_invocation_head." #PUBLIC " does not match ic_invocation." #PRIVATE)
 IC_SAME_FIELD(signature, sig);
 IC_SAME_FIELD(args, args);
 IC_SAME_FIELD(ret, ret);

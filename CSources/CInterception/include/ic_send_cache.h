@@ -37,8 +37,8 @@ typedef struct ic_send_cache_entry {
 /* The IMP the receiver's class has cached for the selector, and the published entry for
  * (that class, selector, shape) if that IMP is the entry's validated one. */
 typedef struct ic_send_cache_hit {
-    ic_imp imp;                  /* as ic_msg_lookup_cached: NULL when nothing is cached */
-    ic_send_cache_entry *entry;  /* NULL on a miss, a key mismatch or another IMP */
+    ic_imp imp;                 /* as ic_msg_lookup_cached: NULL when nothing is cached */
+    ic_send_cache_entry *entry; /* NULL on a miss, a key mismatch or another IMP */
 } ic_send_cache_hit;
 
 /*

@@ -59,7 +59,9 @@ bool ic_send_cache_publish(ic_send_cache_entry *entry)
 {
     if (!entry || !entry->cls || !entry->sel) {
         ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_send_cache_publish: %s is NULL",
-                !entry ? "entry" : !entry->cls ? "entry->cls" : "entry->sel");
+                !entry        ? "entry"
+                : !entry->cls ? "entry->cls"
+                              : "entry->sel");
         return false;
     }
     atomic_store_explicit(&send_cache_slots[send_cache_slot(entry->cls, entry->sel, entry->shape)],
