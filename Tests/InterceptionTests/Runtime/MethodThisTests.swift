@@ -1,24 +1,29 @@
 import CInterception
-import Interception
+@testable import Interception
 import Synchronization
 import Testing
 
 /// Where method closures under test put the `this` they keep (strongly, weakly or unowned).
-private final class Keeper: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
-    nonisolated(unsafe) private var strong: [RuntimeObject] = []
-    nonisolated(unsafe) private var weak: [WeakBox] = []
+/// Guarded by the library's `Locked` (a pthread mutex, which ThreadSanitizer sees; a
+/// `Synchronization.Mutex` is built on futexes it does not).
+private final class Keeper: Sendable {
+    private struct State {
+        var strong: [RuntimeObject] = []
+        var weak: [WeakBox] = []
+    }
 
     final class WeakBox {
         weak var handle: RuntimeObject?
         init(_ handle: RuntimeObject) { self.handle = handle }
     }
 
-    func keep(_ handle: RuntimeObject) { lock.withLock { _ in strong.append(handle) } }
-    func keepWeakly(_ handle: RuntimeObject) { lock.withLock { _ in weak.append(WeakBox(handle)) } }
-    var kept: [RuntimeObject] { lock.withLock { _ in strong } }
-    var weaklyKept: [RuntimeObject?] { lock.withLock { _ in weak.map(\.handle) } }
-    func dropStrong() { lock.withLock { _ in strong.removeAll() } }
+    private let state = Locked(State())
+
+    func keep(_ handle: RuntimeObject) { state.withLock { $0.strong.append(handle) } }
+    func keepWeakly(_ handle: RuntimeObject) { state.withLock { $0.weak.append(WeakBox(handle)) } }
+    var kept: [RuntimeObject] { state.withLock { $0.strong } }
+    var weaklyKept: [RuntimeObject?] { state.withLock { $0.weak.map(\.handle) } }
+    func dropStrong() { state.withLock { $0.strong.removeAll() } }
 }
 
 /// A class whose `touch:` keeps `this` as its argument says: 0 not at all, 1 strongly, 2 weakly;
@@ -98,7 +103,7 @@ struct MethodThisTests {
 
     @Test("a method that calls Swift methods on other objects gives each call its own `this`")
     func nestedCallsHaveTheirOwnThis() throws {
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let cls = try RuntimeClass.define(uniqueName("NestedThis")) { c in
             try c.method("visit:") { (this: RuntimeObject, other: RuntimeObject?) -> Void in
                 let before = this.pointer
