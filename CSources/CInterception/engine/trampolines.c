@@ -314,8 +314,8 @@ ic_hook_original_fn ic_typed_frame_call_for(const ic_signature *sig)
 
 ic_hook_original_fn ic_forward_original_for(const ic_signature *sig)
 {
-    const trampoline_entry *e = entry_for(sig);
-    return e ? e->closure_call : ic_forward_call_original;
+    ic_hook_original_fn typed = ic_typed_frame_call_for(sig);
+    return typed ? typed : ic_forward_call_original;
 }
 
 /* dealloc: before-observers, then the original. Nothing after: the memory is gone. */

@@ -347,18 +347,17 @@ ic_status ic_invocation_set_selector(ic_invocation *inv, ic_sel sel)
 
 ic_typed_frame_call_fn (*ic_invocation_typed_call_resolver)(const ic_signature *sig);
 
-/* The typed call for `sig`, or NULL for ffi_call, looked up once per signature. Only signatures
- * whose arguments it loads exactly: a narrow integer argument (char, short, _Bool) would be
- * loaded as 32 bits from its smaller slot in a heap invocation's buffer. */
+/* The typed call for `sig`, or NULL for ffi_call, looked up once per signature. The resolver
+ * answers only register signatures (no struct, no long double: so no split or large struct
+ * argument, and a small result); a narrow integer argument (char, short, _Bool) is refused here,
+ * since the typed call would load it as 32 bits from its smaller slot in a heap invocation. */
 static ic_typed_frame_call_fn typed_call_of(const ic_signature *sig)
 {
     _Atomic(uintptr_t) *cache = (_Atomic(uintptr_t) *)&sig->typed_call;
     uintptr_t known = atomic_load_explicit(cache, memory_order_relaxed);
     if (IC_LIKELY(known)) return known == 1 ? NULL : (ic_typed_frame_call_fn)known;
     ic_typed_frame_call_fn typed = NULL;
-    if (ic_invocation_typed_call_resolver && !sig->narrow_arguments &&
-        sig->ret.size <= IC_SMALL_RETURN && sig->split_argument == IC_NO_SPLIT &&
-        !sig->has_large_struct_argument)
+    if (ic_invocation_typed_call_resolver && !sig->narrow_arguments)
         typed = ic_invocation_typed_call_resolver(sig);
     /* Racing threads store the same answer. */
     atomic_store_explicit(cache, typed ? (uintptr_t)typed : 1, memory_order_relaxed);

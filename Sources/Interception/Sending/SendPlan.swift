@@ -252,21 +252,15 @@ final class SendPlanCache: Sendable {
     /// Every cached plan, by key. Only touched under its lock.
     private let plans = Locked<[SendPlanKey: UInt]>([:])
 
-    /// The plan published for `key`, if any (its Swift types are for the caller to confirm):
-    /// the lock-free probe alone.
-    static func cachedPlan(for key: SendPlanKey) -> PlanPointer? {
-        guard
-            let entry = ic_send_cache_find(
-                OpaquePointer(bitPattern: key.lookupClass), OpaquePointer(bitPattern: key.selector),
-                key.swiftSignature)
-        else { return nil }
-        return SendPlanStorage.plan(of: entry)
-    }
-
-    /// The cached plan for `key`, if any (its Swift types are for the caller to confirm).
+    /// The cached plan for `key`, if any (its Swift types are for the caller to confirm): the
+    /// lock-free probe of the published entries first, then the dictionary, whose plan is then
+    /// published again (another key had taken its slot).
     func plan(for key: SendPlanKey) -> PlanPointer? {
-        if let plan = Self.cachedPlan(for: key) {
-            return plan
+        if let entry = ic_send_cache_find(
+            OpaquePointer(bitPattern: key.lookupClass), OpaquePointer(bitPattern: key.selector),
+            key.swiftSignature)
+        {
+            return SendPlanStorage.plan(of: entry)
         }
         guard let bits = plans.withLock({ $0[key] }), let plan = PlanPointer(bitPattern: bits) else {
             return nil
