@@ -21,5 +21,6 @@
 #include "ic_closure.h"
 #include "ic_intercept.h"
 #include "ic_hook.h"
+#include "ic_binding_thread.h"
 
 #endif /* INTERCEPTION_H */

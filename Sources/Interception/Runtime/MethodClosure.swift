@@ -53,6 +53,13 @@ final class MethodClosure: Sendable {
             })
     }
 
+    /// Destroys a closure IMP that was never installed (or whose class was never registered),
+    /// and forgets its typed body.
+    static func destroy(_ imp: ic_imp) {
+        SwiftMethodBodies.unregister(imp)
+        ic_closure_imp_destroy(imp)
+    }
+
     /// Makes the closure IMP, handing it one retained reference to `context` (see the type's
     /// ownership note).
     private static func install<Context: AnyObject>(

@@ -78,7 +78,10 @@ extension RuntimeClass {
             _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
         ) throws(RuntimeError) {
             let returnsObject = R.runtimeEncoding == "@"
-            try add(to: target, selector, result: R.self, repeat (each A).self) { this, frame in
+            try add(
+                to: target, selector, result: R.self, repeat (each A).self,
+                body: SwiftMethodBody(definingClass: target, body)
+            ) { this, frame in
                 var index = 2
                 let result = body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
                 MethodFrame.setResult(result, frame, returnsObject: returnsObject)
@@ -88,23 +91,33 @@ extension RuntimeClass {
         /// Adds a method to the class whose thunk `invoke` reads the arguments from the frame,
         /// calls the user's closure with `this` and sets the result: the entry of the
         /// fixed-arity `method` overloads, whose thunks are specialized in the caller's module.
+        /// `body` is the user's closure, which sends from Swift call directly
+        /// (``SwiftMethodBody``).
         @usableFromInline
         func addMethod<each A: RuntimeValue, R: RuntimeValue>(
-            _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
+            _ selector: Selector, body: @escaping @Sendable (RuntimeObject, repeat each A) -> R,
             invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
         ) throws(RuntimeError) {
-            try add(to: cls, selector, result: R.self, repeat (each A).self, invoke: invoke)
+            try add(
+                to: cls, selector, result: R.self, repeat (each A).self,
+                body: SwiftMethodBody(definingClass: cls, body), invoke: invoke)
         }
 
         /// Adds a closure IMP of the Swift signature to `target` that gives `invoke` a handle to
-        /// the receiver (`this`) and the call's frame.
+        /// the receiver (`this`) and the call's frame; `body`, if any, is the same method, typed.
         private func add<each A: RuntimeValue, R: RuntimeValue>(
             to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
+            body: SwiftMethodBody<repeat each A, R>?,
             invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
         ) throws(RuntimeError) {
             try addClosure(to: target, selector, result: R.self, repeat (each A).self) {
                 signature throws(RuntimeError) in
-                try MethodClosure.makeIMP(signature: signature, definingClass: target, invoke: invoke)
+                let imp = try MethodClosure.makeIMP(
+                    signature: signature, definingClass: target, invoke: invoke)
+                if let body {
+                    SwiftMethodBodies.register(imp, body)
+                }
+                return imp
             }
         }
 
@@ -126,7 +139,10 @@ extension RuntimeClass {
             to target: OpaquePointer, _ selector: Selector,
             _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
         ) throws(RuntimeError) {
-            try add(to: target, selector, result: NoResult.self, repeat (each A).self) { this, frame in
+            // No typed body (a closure literal cannot take a pack): the fixed-arity overloads,
+            // which take every call of up to four arguments, give theirs.
+            try add(to: target, selector, result: NoResult.self, repeat (each A).self, body: nil) {
+                this, frame in
                 var index = 2
                 body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
             }
@@ -235,7 +251,7 @@ extension RuntimeClass {
             let status = ic_class_add_method(target, selector.pointer, imp, encoding)
             guard status == IC_OK else {
                 let error = RuntimeError.lastCError()
-                ic_closure_imp_destroy(imp)
+                MethodClosure.destroy(imp)
                 throw error
             }
             closures.append(imp)
@@ -255,7 +271,7 @@ extension RuntimeClass {
             sealed = true
             ic_class_dispose(cls)
             for closure in closures {
-                ic_closure_imp_destroy(closure)
+                MethodClosure.destroy(closure)
             }
             closures.removeAll()
         }

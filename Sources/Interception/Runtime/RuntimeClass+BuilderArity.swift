@@ -21,7 +21,7 @@ extension RuntimeClass.Builder {
         throws(RuntimeError)
     {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, result: R.self) { this, frame in
+        try addMethod(selector, body: body) { this, frame in
             MethodFrame.setResult(body(this), frame, returnsObject: returnsObject)
         }
     }
@@ -32,7 +32,7 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, result: R.self, A.self) { this, frame in
+        try addMethod(selector, body: body) { this, frame in
             let result = body(this, MethodFrame.argument(frame, at: 2))
             MethodFrame.setResult(result, frame, returnsObject: returnsObject)
         }
@@ -44,7 +44,7 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, result: R.self, A.self, B.self) { this, frame in
+        try addMethod(selector, body: body) { this, frame in
             let result = body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
             MethodFrame.setResult(result, frame, returnsObject: returnsObject)
         }
@@ -56,7 +56,7 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, result: R.self, A.self, B.self, C.self) { this, frame in
+        try addMethod(selector, body: body) { this, frame in
             let result = body(
                 this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
                 MethodFrame.argument(frame, at: 4))
@@ -70,7 +70,7 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, result: R.self, A.self, B.self, C.self, D.self) { this, frame in
+        try addMethod(selector, body: body) { this, frame in
             let result = body(
                 this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
                 MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
@@ -85,7 +85,8 @@ extension RuntimeClass.Builder {
     public func method(_ selector: Selector, _ body: @escaping @Sendable (RuntimeObject) -> Void)
         throws(RuntimeError)
     {
-        try addMethod(selector, result: NoResult.self) { this, _ in body(this) }
+        let typed = noResult(body)
+        try addMethod(selector, body: typed) { this, _ in body(this) }
     }
 
     @_documentation(visibility: internal)
@@ -93,7 +94,8 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A) -> Void
     ) throws(RuntimeError) {
-        try addMethod(selector, result: NoResult.self, A.self) { this, frame in
+        let typed = noResult(body)
+        try addMethod(selector, body: typed) { this, frame in
             body(this, MethodFrame.argument(frame, at: 2))
         }
     }
@@ -103,7 +105,8 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue, B: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B) -> Void
     ) throws(RuntimeError) {
-        try addMethod(selector, result: NoResult.self, A.self, B.self) { this, frame in
+        let typed = noResult(body)
+        try addMethod(selector, body: typed) { this, frame in
             body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
         }
     }
@@ -113,7 +116,8 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C) -> Void
     ) throws(RuntimeError) {
-        try addMethod(selector, result: NoResult.self, A.self, B.self, C.self) { this, frame in
+        let typed = noResult(body)
+        try addMethod(selector, body: typed) { this, frame in
             body(
                 this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
                 MethodFrame.argument(frame, at: 4))
@@ -125,10 +129,64 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> Void
     ) throws(RuntimeError) {
-        try addMethod(selector, result: NoResult.self, A.self, B.self, C.self, D.self) { this, frame in
+        let typed = noResult(body)
+        try addMethod(selector, body: typed) { this, frame in
             body(
                 this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
                 MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
+        }
+    }
+
+    // The typed bodies of the methods that return nothing: the user's closure, returning
+    // `NoResult` as sends of such methods expect (``SwiftMethodBody``).
+
+    @usableFromInline
+    func noResult(_ body: @escaping @Sendable (RuntimeObject) -> Void)
+        -> @Sendable (RuntimeObject) -> NoResult
+    {
+        { this in
+            body(this)
+            return NoResult()
+        }
+    }
+
+    @usableFromInline
+    func noResult<A>(_ body: @escaping @Sendable (RuntimeObject, A) -> Void)
+        -> @Sendable (RuntimeObject, A) -> NoResult
+    {
+        { this, a in
+            body(this, a)
+            return NoResult()
+        }
+    }
+
+    @usableFromInline
+    func noResult<A, B>(_ body: @escaping @Sendable (RuntimeObject, A, B) -> Void)
+        -> @Sendable (RuntimeObject, A, B) -> NoResult
+    {
+        { this, a, b in
+            body(this, a, b)
+            return NoResult()
+        }
+    }
+
+    @usableFromInline
+    func noResult<A, B, C>(_ body: @escaping @Sendable (RuntimeObject, A, B, C) -> Void)
+        -> @Sendable (RuntimeObject, A, B, C) -> NoResult
+    {
+        { this, a, b, c in
+            body(this, a, b, c)
+            return NoResult()
+        }
+    }
+
+    @usableFromInline
+    func noResult<A, B, C, D>(_ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> Void)
+        -> @Sendable (RuntimeObject, A, B, C, D) -> NoResult
+    {
+        { this, a, b, c, d in
+            body(this, a, b, c, d)
+            return NoResult()
         }
     }
 }

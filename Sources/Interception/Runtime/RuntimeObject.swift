@@ -68,7 +68,7 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
     }
 
     /// A handle that does not own a reference yet: a method closure's `this`, which the sender
-    /// keeps alive for the call. `ThisHandles.finish` must end every call of such a handle.
+    /// keeps alive for the call. `ThisHandles.call` ends every call of such a handle.
     init(borrowing pointer: OpaquePointer, methodClass: OpaquePointer?) {
         self.pointer = pointer
         self.methodClass = methodClass
@@ -76,6 +76,7 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
     }
 
     /// Points a spare borrowed handle (referenced by nothing else) at the next receiver.
+    @usableFromInline
     func rebind(borrowing pointer: OpaquePointer, methodClass: OpaquePointer?) {
         self.pointer = pointer
         self.methodClass = methodClass

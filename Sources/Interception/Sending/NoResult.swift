@@ -10,7 +10,7 @@
 struct NoResult: RuntimeValue {
     @usableFromInline static var runtimeEncoding: String { "v" }
 
-    init() {}
+    @usableFromInline init() {}
 
     @usableFromInline init(runtimeRepresentation: UInt8) {}
 

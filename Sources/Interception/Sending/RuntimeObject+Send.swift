@@ -37,6 +37,12 @@ extension RuntimeObject {
         guard let fast = fastSend(selector, signature) else {
             return try sendChecked(selector, signature, repeat each arguments)
         }
+        if let body = fast.swiftMethodBody(as: SwiftMethodBody<repeat each A, R>.self) {
+            return body._withUnsafeGuaranteedRef { $0.call(pointer, repeat each arguments) }
+        }
+        guard fast.callsThroughRegisters else {
+            return try sendChecked(selector, signature, repeat each arguments)
+        }
         var fastArguments = fast.arguments
         repeat fastArguments.place(each arguments)
         return fast.result(receiver: pointer, selector: selector.pointer, fastArguments)

@@ -14,6 +14,10 @@ extension RuntimeObject {
     @inlinable
     public func send<R: RuntimeValue>(_ selector: Selector) throws(RuntimeError) -> R {
         guard let fast = fastSend(selector, SwiftSignature(R.self)) else { return try sendSlowPath(selector) }
+        if let body = fast.swiftMethodBody(as: SwiftMethodBody<R>.self) {
+            return body._withUnsafeGuaranteedRef { $0.call(pointer) }
+        }
+        guard fast.callsThroughRegisters else { return try sendSlowPath(selector) }
         return fast.result(receiver: pointer, selector: selector.pointer, fast.arguments)
     }
 
@@ -23,6 +27,10 @@ extension RuntimeObject {
     {
         let signature = SwiftSignature(R.self).appending(A.self)
         guard let fast = fastSend(selector, signature) else { return try sendSlowPath(selector, a) }
+        if let body = fast.swiftMethodBody(as: SwiftMethodBody<A, R>.self) {
+            return body._withUnsafeGuaranteedRef { $0.call(pointer, a) }
+        }
+        guard fast.callsThroughRegisters else { return try sendSlowPath(selector, a) }
         return fast.result(receiver: pointer, selector: selector.pointer, fast.arguments.placing(a))
     }
 
@@ -35,6 +43,10 @@ extension RuntimeObject {
         guard let fast = fastSend(selector, signature) else {
             return try sendSlowPath(selector, a, b)
         }
+        if let body = fast.swiftMethodBody(as: SwiftMethodBody<A, B, R>.self) {
+            return body._withUnsafeGuaranteedRef { $0.call(pointer, a, b) }
+        }
+        guard fast.callsThroughRegisters else { return try sendSlowPath(selector, a, b) }
         return fast.result(
             receiver: pointer, selector: selector.pointer, fast.arguments.placing(a).placing(b))
     }
@@ -48,6 +60,10 @@ extension RuntimeObject {
         guard let fast = fastSend(selector, signature) else {
             return try sendSlowPath(selector, a, b, c)
         }
+        if let body = fast.swiftMethodBody(as: SwiftMethodBody<A, B, C, R>.self) {
+            return body._withUnsafeGuaranteedRef { $0.call(pointer, a, b, c) }
+        }
+        guard fast.callsThroughRegisters else { return try sendSlowPath(selector, a, b, c) }
         let arguments = fast.arguments.placing(a).placing(b).placing(c)
         return fast.result(receiver: pointer, selector: selector.pointer, arguments)
     }
@@ -62,6 +78,10 @@ extension RuntimeObject {
         guard let fast = fastSend(selector, signature) else {
             return try sendSlowPath(selector, a, b, c, d)
         }
+        if let body = fast.swiftMethodBody(as: SwiftMethodBody<A, B, C, D, R>.self) {
+            return body._withUnsafeGuaranteedRef { $0.call(pointer, a, b, c, d) }
+        }
+        guard fast.callsThroughRegisters else { return try sendSlowPath(selector, a, b, c, d) }
         let arguments = fast.arguments.placing(a).placing(b).placing(c).placing(d)
         return fast.result(receiver: pointer, selector: selector.pointer, arguments)
     }

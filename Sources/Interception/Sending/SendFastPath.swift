@@ -12,7 +12,8 @@ import CInterception
 /// the type list through memory, and its wide reloads stalled on store forwarding: a third of
 /// the fast path, perf). Anything either cannot confirm (no cached plan, another Swift signature
 /// with the same hash, an invocation-path plan, an IMP other than the validated one) answers
-/// `nil`, and the send takes the checked slow path.
+/// `nil`, and the send takes the checked slow path. A plan whose IMP is a Swift method closure
+/// may have no register shape (struct arguments): its sends call the body or take the slow path.
 @usableFromInline
 struct FastSend {
     // Two words, so that `lookup` returns it in registers: a larger result came back through
@@ -25,6 +26,22 @@ struct FastSend {
     init(imp: ic_imp, plan: UnsafeMutablePointer<SendPlan>) {
         self.imp = imp
         self.plan = plan
+    }
+
+    /// Whether the call can be made through registers (else only a Swift method's body can be
+    /// called directly, and any other IMP takes the slow path).
+    @inlinable @inline(__always)
+    var callsThroughRegisters: Bool { plan.pointee.direct != nil }
+
+    /// The typed body to call instead of the IMP: when the IMP is the Swift method closure the
+    /// plan noted (``SwiftMethodTarget``). `Body` must be `SwiftMethodBody` of the send's Swift
+    /// types, which the plan's types matched exactly, and so did the body's: the cast is exact.
+    @inlinable @inline(__always)
+    func swiftMethodBody<Body: AnyObject>(as type: Body.Type) -> Unmanaged<Body>? {
+        guard let target = plan.pointee.swiftMethod, target.imp == unsafeBitCast(imp, to: UInt.self) else {
+            return nil
+        }
+        return Unmanaged<Body>.fromOpaque(UnsafeRawPointer(bitPattern: target.body).unsafelyUnwrapped)
     }
 
     /// The register shape of the call.
@@ -55,7 +72,7 @@ struct FastSend {
         let hit = ic_send_cache_lookup(receiver, selector, signatureHash)
         guard let entry = hit.entry else { return nil }
         let plan = SendPlanStorage.plan(of: entry)
-        guard plan.pointee.direct != nil else { return nil }
+        guard plan.pointee.direct != nil || plan.pointee.swiftMethod != nil else { return nil }
         return FastSend(imp: hit.imp.unsafelyUnwrapped, plan: plan)
     }
 

@@ -32,6 +32,9 @@ struct SendPlan: ~Copyable {
     @usableFromInline let direct: DirectCallShape?
     /// The Swift types (result first), which confirm a hit exactly.
     @usableFromInline let swiftTypes: SwiftSignature
+    /// Set when the checked IMP is a Swift method closure whose typed body has exactly
+    /// `swiftTypes`: while the receiver's class resolves that IMP, a send calls the body.
+    @usableFromInline let swiftMethod: SwiftMethodTarget?
     let key: SendPlanKey
     /// The Swift call's interned signature (immortal). Compatible with the method's (same ABI),
     /// so calls are made with it.
@@ -166,8 +169,10 @@ extension SendPlan {
         let direct: DirectCallShape? =
             discardsResult && RegisterSlot(encoding: methodResult) == nil
             ? nil : DirectCallShape(result: R.self, repeat (each A).self)
+        let swiftMethod = cacheable ? SwiftMethodBodies.target(imp: imp, types: types) : nil
         return SendPlan(
-            direct: direct, swiftTypes: types, key: key, signature: callSignature, cacheable: cacheable,
+            direct: direct, swiftTypes: types, swiftMethod: swiftMethod, key: key, signature: callSignature,
+            cacheable: cacheable,
             checkedIMP: imp)
     }
 

@@ -118,9 +118,9 @@ struct RuntimeObjectSendFastPathTests {
             try c.method("make", encoding: "\(matrixCase.encoding)@:", imp: raw.make_imp)
             try c.method("take:", encoding: "v@:\(matrixCase.encoding)", imp: raw.take_imp)
         }
-        try type.checkFastAgainstGeneric(matrixCase, cMethods.new())
+        try type.checkFastAgainstGeneric(matrixCase, cMethods.new(), swiftMethods: false)
         let swiftMethods = try type.swiftClass(matrixCase, taken: TakenBox())
-        try type.checkFastAgainstGeneric(matrixCase, swiftMethods.new())
+        try type.checkFastAgainstGeneric(matrixCase, swiftMethods.new(), swiftMethods: true)
     }
 
     @Test("sends from Swift racing method replacement always run a whole implementation, old or new")
@@ -168,9 +168,12 @@ struct RuntimeObjectSendFastPathTests {
 
 extension MatrixValue {
     /// Sends `make`, `echo:` and `take:` to `object` twice through the public `send` (the
-    /// second time on the fast path when the signature is within the registers) and once
-    /// through the checked generic path, and compares the results.
-    static func checkFastAgainstGeneric(_ matrixCase: MatrixCase, _ object: RuntimeObject) throws {
+    /// second time on the fast path: through the registers when the signature fits them, or a
+    /// direct call of the typed body of a Swift method) and once through the checked generic
+    /// path, and compares the results.
+    static func checkFastAgainstGeneric(_ matrixCase: MatrixCase, _ object: RuntimeObject, swiftMethods: Bool)
+        throws
+    {
         let raw = matrixCase.raw
         let value = load(raw.other)
         var viaSend: [Self] = []
@@ -187,7 +190,12 @@ extension MatrixValue {
         let registers = DirectCallShape(result: Self.self, Self.self) != nil
         let fast = FastSend.resolve(
             receiver: object.pointer, selector: Selector("echo:").pointer, signature: echoSignature)
-        #expect((fast != nil) == registers, "echo: fast path iff the signature fits the registers")
+        if swiftMethods {
+            // Any Swift signature: the typed body is called.
+            #expect(fast?.swiftMethodBody(as: SwiftMethodBody<Self, Self>.self) != nil, "echo: direct body")
+        } else {
+            #expect((fast != nil) == registers, "echo: fast path iff the signature fits the registers")
+        }
 
         for _ in 0..<2 {
             let made: Self = try object.send("make")

@@ -1,0 +1,47 @@
+/*
+ * ic_binding_thread.h — per-thread words reserved for language bindings, read and written inline.
+ *
+ * A binding that runs code for every call into a method it implements (the Swift module: a
+ * method closure's `this` handle) may want state per thread that costs no call to reach:
+ * pthread_getspecific is a call through the PLT, and a Swift global is a lazy one. These words
+ * are plain C11 thread-locals; the runtime itself never reads or writes them. They start zero
+ * on every thread, and the binding frees whatever they point at (a pthread key destructor, for
+ * example).
+ *
+ * The Swift module uses them for the spare `this` handle of the calling thread and for the
+ * reference-count word such a handle shows while nothing else references it (see
+ * Sources/Interception/Runtime/ThisHandles.swift). Other bindings must not touch them while the
+ * Swift module is loaded in the process.
+ */
+#ifndef IC_BINDING_THREAD_H
+#define IC_BINDING_THREAD_H
+
+#include "ic_base.h"
+
+IC_EXTERN_C_BEGIN
+
+/* The binding's words of one thread. */
+typedef struct ic_binding_thread_words {
+    void *spare;          /* a handle the binding keeps for the thread's next call, or NULL */
+    uint64_t spare_state; /* the binding's note on `spare` (Swift: its exclusive refcount word) */
+} ic_binding_thread_words;
+
+/* The calling thread's words. Defined in runtime/binding_thread.c. */
+IC_EXPORT extern _Thread_local ic_binding_thread_words ic_binding_thread;
+
+/* The calling thread's words, inline (for bindings that cannot name a thread-local). */
+static inline ic_binding_thread_words *ic_binding_thread_words_get(void)
+{
+    return &ic_binding_thread;
+}
+
+/* A relaxed atomic load of the 64-bit word at `p` (aligned): for a binding reading a word another
+ * thread may write atomically (a reference count), without a call. */
+static inline uint64_t ic_binding_load_word_relaxed(const void *p)
+{
+    return __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+}
+
+IC_EXTERN_C_END
+
+#endif /* IC_BINDING_THREAD_H */
