@@ -9,20 +9,19 @@
  * conventions. Every argument of such a signature lands in one of those parameters (integer-class
  * and floating-point values are assigned to the two register sequences independently, in
  * order), and registers the caller did not set are never read. The entry stores them, points a
- * frame invocation at them and calls the callback: no libffi on the call. Entry k finds its
- * record in `entry_records[k]`; there are IC_REGISTER_ENTRIES per result class (integer or
+ * frame invocation at them and calls the callback: no libffi on the call. Entry k finds what
+ * it needs in `entry_slots[k]`; there are IC_REGISTER_ENTRIES per result class (integer or
  * vector), handed out first come and given back on destroy. Every other signature, and any
  * once the entries are taken, gets a libffi closure (about a hundred nanoseconds more per call,
  * measured with the benchmark's `send_to_swift_method`).
  *
  * Locking: ic_closure_lock guards `registry` (IMP → record) and the entries' free list. The
  * handlers take no lock: a libffi closure is given its own immutable record as user data; a
- * register entry loads its record (relaxed: the record is published before the IMP can be
- * installed anywhere, and the caller of destroy guarantees no call is running).
+ * register entry reads its slot, written before the IMP can be installed anywhere (installing
+ * it publishes it) and rewritten only once the caller of destroy guarantees no call is running.
  */
 #include "closure.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +34,6 @@ typedef struct closure_record {
     ffi_closure *closure;    /* owned; freed by ic_closure_imp_destroy; NULL for an entry */
     int entry;               /* register entry index (vector results: + IC_REGISTER_ENTRIES), or
                                 -1 for a libffi closure */
-    uint16_t vector_args;    /* register entries: bit i set if argument i is float or double */
     ic_imp imp;              /* the closure's executable address */
     const ic_signature *sig; /* immortal */
     ic_closure_fn fn;
@@ -62,39 +60,81 @@ static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_dat
 #define IC_REGISTER_INTEGERS 6
 #define IC_REGISTER_VECTORS  8
 
-/* Entry k's record (vector-result entries from IC_REGISTER_ENTRIES on), NULL while free. */
-static _Atomic(closure_record *) entry_records[2 * IC_REGISTER_ENTRIES];
 /* Free entries of each result class: a stack of indices, then the never-used ones from
  * `entry_next`. Guarded by ic_closure_lock. */
 static uint16_t entry_free[2][IC_REGISTER_ENTRIES];
 static size_t entry_free_count[2], entry_next[2];
 
+/* The register save area of a call: the integer registers, then the vector registers' bits. */
+#define IC_REGISTER_SAVED (IC_REGISTER_INTEGERS + IC_REGISTER_VECTORS)
+
+/* What entry k needs for a call, copied from its record when the entry is taken: static storage
+ * at an address known at link time, so that a call reaches everything with one load from a
+ * constant address (reading a record through a table of pointers and its signature through the
+ * record made a chain of three dependent loads before the first argument could be placed: about
+ * a quarter of the entry's time, perf on send_to_swift_method). Written under ic_closure_lock
+ * before the IMP can be installed anywhere, rewritten only when the entry is taken again, which
+ * the contract of ic_closure_imp_destroy puts after every call of the old closure. */
+typedef struct entry_slot {
+    const ic_signature *sig;
+    ic_closure_fn fn;
+    void *context;
+    uint32_t arg_count;
+    uint32_t ret_size;
+    uint8_t saved_index[IC_REGISTER_SAVED]; /* argument i is save area word saved_index[i] */
+} entry_slot;
+static entry_slot entry_slots[2 * IC_REGISTER_ENTRIES];
+
 /* Runs a call that arrived in registers: the frame's argument pointers point at the register
- * values as stored here (little-endian: a narrower value is the low bytes), the return buffer
- * is zeroed and wide enough for the widened integral results libffi's closures also produce. */
-static uint64_t register_call(closure_record *rec, uint64_t ints[IC_REGISTER_INTEGERS],
-                              double vectors[IC_REGISTER_VECTORS])
+ * values as saved here (little-endian: a narrower value is the low bytes), the return buffer is
+ * zeroed and two words wide. The frame is plain (no IC_INV_CLOSURE_RETURN): the entry returns
+ * the buffer's first word from its register, so a narrow result needs no widening (callers
+ * extend a returned value from its own width). */
+static uint64_t register_call(const entry_slot *slot, const uint64_t save[IC_REGISTER_SAVED])
 {
-    const ic_signature *sig = rec->sig;
-    void *args[IC_REGISTER_INTEGERS + IC_REGISTER_VECTORS];
-    size_t n_int = 0, n_vec = 0;
-    for (size_t i = 0; i < sig->arg_count; i++)
-        args[i] = (rec->vector_args >> i) & 1 ? (void *)&vectors[n_vec++] : (void *)&ints[n_int++];
+    void *args[IC_REGISTER_SAVED];
+    for (uint32_t i = 0; i < slot->arg_count; i++)
+        args[i] = (void *)&save[slot->saved_index[i]];
     uint64_t ret[2] = {0, 0};
-    ic_invocation inv;
-    ic_invocation_init_frame(&inv, sig, args, ret, IC_INV_CLOSURE_RETURN);
-    rec->fn(&inv, rec->context);
+    ic_invocation inv = {
+        .sig = slot->sig,
+        .args = args,
+        .ret = slot->ret_size ? ret : NULL,
+        .flags = IC_INV_FRAME,
+        .arg_count = slot->arg_count,
+        .plain_ret_size = slot->ret_size,
+    };
+    slot->fn(&inv, slot->context);
     return ret[0];
+}
+
+/* A double's bits, for the save area. */
+static inline uint64_t vector_bits(double value)
+{
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
 }
 
 #define REGISTER_PARAMS                                                                            \
     uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, double x0,       \
         double x1, double x2, double x3, double x4, double x5, double x6, double x7
 #define REGISTER_CALL(K)                                                                           \
-    uint64_t ints[] = {a0, a1, a2, a3, a4, a5};                                                    \
-    double vectors[] = {x0, x1, x2, x3, x4, x5, x6, x7};                                           \
-    uint64_t bits = register_call(atomic_load_explicit(&entry_records[K], memory_order_relaxed),   \
-                                  ints, vectors);
+    const uint64_t save[IC_REGISTER_SAVED] = {a0,                                                  \
+                                              a1,                                                  \
+                                              a2,                                                  \
+                                              a3,                                                  \
+                                              a4,                                                  \
+                                              a5,                                                  \
+                                              vector_bits(x0),                                     \
+                                              vector_bits(x1),                                     \
+                                              vector_bits(x2),                                     \
+                                              vector_bits(x3),                                     \
+                                              vector_bits(x4),                                     \
+                                              vector_bits(x5),                                     \
+                                              vector_bits(x6),                                     \
+                                              vector_bits(x7)};                                    \
+    uint64_t bits = register_call(&entry_slots[K], save);
 
 /* Integer (or void) result in rax / x0; vector result: the bits in xmm0 / v0 (a float in the
  * low 32 bits, as it was stored). */
@@ -173,15 +213,22 @@ static void take_entry(closure_record *rec)
     ic_unlock(&ic_closure_lock);
     if (index < 0) return;
     rec->entry = index + cls * IC_REGISTER_ENTRIES;
-    rec->vector_args = vector_args;
     rec->imp = entry_imps[rec->entry];
-    atomic_store_explicit(&entry_records[rec->entry], rec, memory_order_relaxed);
+    entry_slot *slot = &entry_slots[rec->entry];
+    slot->sig = rec->sig;
+    slot->fn = rec->fn;
+    slot->context = rec->context;
+    slot->arg_count = (uint32_t)rec->sig->arg_count;
+    slot->ret_size = (uint32_t)rec->sig->ret.size;
+    uint8_t n_int = 0, n_vec = 0;
+    for (size_t i = 0; i < rec->sig->arg_count; i++)
+        slot->saved_index[i] =
+            (vector_args >> i) & 1 ? (uint8_t)(IC_REGISTER_INTEGERS + n_vec++) : n_int++;
 }
 
 /* Gives a record's register entry back. Locking: takes ic_closure_lock. */
 static void give_back_entry(closure_record *rec)
 {
-    atomic_store_explicit(&entry_records[rec->entry], NULL, memory_order_relaxed);
     int cls = rec->entry / IC_REGISTER_ENTRIES;
     ic_lock(&ic_closure_lock);
     entry_free[cls][entry_free_count[cls]++] = (uint16_t)(rec->entry % IC_REGISTER_ENTRIES);

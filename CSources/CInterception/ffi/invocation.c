@@ -28,6 +28,7 @@ IC_SAME_FIELD(args, args);
 IC_SAME_FIELD(ret, ret);
 IC_SAME_FIELD(flags, flags);
 IC_SAME_FIELD(arg_count, arg_count);
+IC_SAME_FIELD(plain_ret_size, plain_ret_size);
 
 #define IC_SMALL_RETURN 16
 
@@ -120,6 +121,7 @@ static ic_invocation *lay_out(unsigned char *block, const ic_signature *sig, uin
     inv->ret = sig->ret.size ? buffer + sig->ret_offset : NULL;
     inv->flags = flags;
     inv->arg_count = (uint32_t)sig->arg_count;
+    inv->plain_ret_size = flags & IC_INV_CLOSURE_RETURN ? 0 : (uint32_t)sig->ret.size;
     return inv;
 }
 

@@ -20,16 +20,19 @@ enum {
     IC_INV_IN_BUFFER = 1u << 4, /* lives in caller memory (ic_invocation_init_in) */
 };
 
-/* The first five fields are, in order and type, those of the public ic_invocation_head
- * (ic_invocation.h), which the inline argument accessor reads; invocation.c checks the offsets. */
+/* The first six fields are, in order and type, those of the public ic_invocation_head
+ * (ic_invocation.h), which the inline accessors read; invocation.c checks the offsets. */
 struct ic_invocation {
     const ic_signature *sig;
     void **args; /* sig->arg_count pointers to each argument's storage */
     void *ret;   /* return storage, or NULL for void */
     uint32_t flags;
     uint32_t arg_count; /* sig->arg_count, for the inline accessor */
-    uint32_t capacity;  /* heap invocations: bytes of their block (a reused block may be larger
-                           than ic_invocation_size); 0 otherwise */
+    /* Bytes the inline return setter may copy into `ret` as they are: the return size, or 0
+     * when there is no return storage or it must be widened (IC_INV_CLOSURE_RETURN). */
+    uint32_t plain_ret_size;
+    uint32_t capacity; /* heap invocations: bytes of their block (a reused block may be larger
+                          than ic_invocation_size); 0 otherwise */
     /* A frame handed to an instead hook: the engine's chain state (engine/hook.h,
      * ic_hook_chain), which ic_hook_call_original follows. NULL otherwise. Opaque here: the
      * layer above owns it. */
@@ -45,6 +48,7 @@ static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signatu
     inv->ret = sig->ret.size ? ret : NULL;
     inv->flags = IC_INV_FRAME | flags;
     inv->arg_count = (uint32_t)sig->arg_count;
+    inv->plain_ret_size = flags & IC_INV_CLOSURE_RETURN ? 0 : (uint32_t)sig->ret.size;
     inv->chain = NULL;
 }
 

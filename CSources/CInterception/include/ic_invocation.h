@@ -69,6 +69,10 @@ typedef struct ic_invocation_head {
     void *ret;
     uint32_t flags;
     uint32_t arg_count;
+    /* Bytes ic_invocation_set_return_value_inline may store as they are: the return size, or 0
+     * when there is no return storage or the runtime must widen the value (a libffi closure's
+     * return buffer takes a narrow integer widened to a register). */
+    uint32_t plain_ret_size;
 } ic_invocation_head;
 
 /* ic_invocation_argument_pointer, inline: the same answer, NULL for a NULL invocation or an
@@ -77,6 +81,19 @@ static inline void *ic_invocation_argument_pointer_inline(const ic_invocation *i
 {
     const ic_invocation_head *head = (const ic_invocation_head *)(const void *)inv;
     return head && index < head->arg_count ? head->args[index] : (void *)0;
+}
+
+/* ic_invocation_set_return_value, inline, for a value of `size` bytes: stores it and returns 1
+ * when `size` is the return size and the storage takes the bytes as they are; returns 0 and
+ * stores nothing otherwise (a NULL argument, another size, void, a storage that needs widening):
+ * then call ic_invocation_set_return_value. */
+static inline int ic_invocation_set_return_value_inline(ic_invocation *inv, const void *value,
+                                                        size_t size)
+{
+    const ic_invocation_head *head = (const ic_invocation_head *)(const void *)inv;
+    if (!head || !value || size == 0 || size != head->plain_ret_size) return 0;
+    __builtin_memcpy(head->ret, value, size);
+    return 1;
 }
 
 /* Copies the return value into `*out` (ic_signature_return_size bytes; nothing for void). */

@@ -142,8 +142,15 @@ enum MethodFrame {
         }
         // The runtime copies the encoding's size, which is the stride (checked); a struct's
         // Swift size may be smaller (no tail padding): that one goes through a zeroed buffer.
-        if MemoryLayout<R.RuntimeRepresentation>.size == MemoryLayout<R.RuntimeRepresentation>.stride {
-            withUnsafePointer(to: value) { _ = ic_invocation_set_return_value(frame, $0) }
+        // Stored inline when the frame takes the bytes as they are (a register entry's frame);
+        // a libffi closure's frame widens narrow integers, through the runtime's setter.
+        let size = MemoryLayout<R.RuntimeRepresentation>.size
+        if size == MemoryLayout<R.RuntimeRepresentation>.stride {
+            withUnsafePointer(to: value) {
+                if ic_invocation_set_return_value_inline(frame, $0, size) == 0 {
+                    _ = ic_invocation_set_return_value(frame, $0)
+                }
+            }
         } else {
             setPaddedResult(value, frame)
         }

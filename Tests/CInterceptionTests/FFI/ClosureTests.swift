@@ -16,7 +16,13 @@ private let echoCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointe
                 == ic_invocation_argument_pointer(invocation, index))
     }
     if let argument = ic_invocation_argument_pointer(invocation, 2) {
-        ic_invocation_set_return_value(invocation, argument)
+        // The inline setter where the frame takes the bytes as they are (a register entry's),
+        // else the runtime's (a libffi closure's narrow integer is widened): the matrix checks
+        // both give the caller what a direct call would.
+        let size = ic_signature_return_size(ic_invocation_signature(invocation))
+        if ic_invocation_set_return_value_inline(invocation, argument, size) == 0 {
+            ic_invocation_set_return_value(invocation, argument)
+        }
     }
 }
 

@@ -142,6 +142,30 @@ struct InvocationTests {
         }
     }
 
+    @Test("the inline return setter stores a value of exactly the return size, and refuses anything else")
+    func inlineReturnSetter() throws {
+        var value: Int64 = -42
+        #expect(ic_invocation_set_return_value_inline(nil, &value, 8) == 0)
+        let sig = try #require(ic_signature_parse("q@:"))
+        let invocation = try #require(ic_invocation_create(sig))
+        defer { ic_invocation_destroy(invocation) }
+        #expect(ic_invocation_set_return_value_inline(invocation, nil, 8) == 0)
+        #expect(ic_invocation_set_return_value_inline(invocation, &value, 4) == 0)
+        #expect(ic_invocation_set_return_value_inline(invocation, &value, 16) == 0)
+        var out: Int64 = 0
+        ic_invocation_get_return_value(invocation, &out)
+        #expect(out == 0)  // nothing stored by a refusal
+        #expect(ic_invocation_set_return_value_inline(invocation, &value, 8) == 1)
+        ic_invocation_get_return_value(invocation, &out)
+        #expect(out == -42)
+
+        let void = try #require(ic_signature_parse("v@:"))
+        let voidInvocation = try #require(ic_invocation_create(void))
+        defer { ic_invocation_destroy(voidInvocation) }
+        #expect(ic_invocation_set_return_value_inline(voidInvocation, &value, 0) == 0)
+        #expect(ic_invocation_set_return_value_inline(voidInvocation, &value, 8) == 0)
+    }
+
     @Test(
         "memory of a destroyed invocation that the next one reuses comes back zeroed, whatever the signatures"
     )
