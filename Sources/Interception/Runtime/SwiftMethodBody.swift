@@ -44,13 +44,17 @@ final class SwiftMethodBody<each A: RuntimeValue, R: RuntimeValue>: Sendable {
     }
 }
 
-/// A plan's note that its checked IMP is a Swift closure with a body of exactly its Swift types.
+/// A plan's note that its checked IMP is a Swift closure with a body of exactly its Swift types,
+/// or ``none``.
 @usableFromInline
 struct SwiftMethodTarget: Sendable {
-    /// The closure IMP.
+    /// The closure IMP's address; 0 for none (no IMP has it, so no send matches it).
     @usableFromInline let imp: UInt
-    /// The ``SwiftMethodBody`` (immortal), unretained.
+    /// The ``SwiftMethodBody`` (immortal), unretained; 0 for none.
     @usableFromInline let body: UInt
+
+    /// No typed body.
+    static let none = SwiftMethodTarget(imp: 0, body: 0)
 }
 
 /// The bodies of Swift method closures, by IMP: written when a closure IMP is made, read when a
@@ -81,11 +85,11 @@ enum SwiftMethodBodies {
 
     /// The target for a plan of Swift types `types` whose checked IMP is `imp`, if `imp` is a
     /// Swift closure whose body has exactly those types.
-    static func target(imp: ic_imp?, types: borrowing SwiftSignature) -> SwiftMethodTarget? {
-        guard let imp else { return nil }
+    static func target(imp: ic_imp?, types: borrowing SwiftSignature) -> SwiftMethodTarget {
+        guard let imp else { return .none }
         let key = address(of: imp)
         guard let (body, bodyTypes) = bodies.withLock({ $0[key] }), bodyTypes.matches(types) else {
-            return nil
+            return .none
         }
         return SwiftMethodTarget(imp: key, body: UInt(bitPattern: Unmanaged.passUnretained(body).toOpaque()))
     }
