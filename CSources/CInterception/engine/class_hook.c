@@ -93,7 +93,8 @@ static void class_hook_handler(void *cif, void *ret, void **args, void *user_dat
     ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     if (IC_UNLIKELY(ic_hook_has_instead(slot))) {
         ic_invocation_zero_closure_return(slot->sig, ret);
-        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original, hook->call_original);
+        ic_hook_run_instead(slot, args, slot->sig->ret.size ? ret : NULL, IC_INV_CLOSURE_RETURN,
+                            (uint32_t)slot->sig->arg_count, original, hook->call_original);
     } else {
         hook->call_original(slot->sig, original, args, ret);
     }

@@ -93,7 +93,14 @@ typedef struct ic_observer_list {
     uint32_t before_count;
     uint32_t instead_count;
     uint32_t after_count;
+    /* The instead layer from which ic_hook_call_original may call the original at once (a tail
+     * call): the innermost, instead_count, when the slot's signature has no narrow integer
+     * argument to re-extend first; else 0, which no layer is (ic_hook_chain.level starts at 1). */
+    uint32_t direct_level;
     _Atomic(bool) stale;
+    /* The last instead hook (the outermost layer, which a call runs first), or NULL: one load
+     * instead of an index computation on every instead call. */
+    const ic_observer_entry *outermost_instead;
     ic_observer_entry items[];
 } ic_observer_list;
 

@@ -37,21 +37,21 @@ IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_li
                                                             uint32_t count, ic_invocation *frame);
 
 /* Calls the live observers of `phase` on `slot` with a frame invocation over the call: `args`
- * points at each argument (self and _cmd included), `ret` at the return value (after; NULL
- * before or for void), `frame_flags` are extra invocation flags (IC_INV_CLOSURE_RETURN for
- * libffi return buffers). Inlined into each observed body: measured, a call here cost about
- * 1 ns of the ~6 ns an observed call costs; the single-observer special case saves saving three
- * registers, about 0.45 ns. */
-__attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_slot *slot,
-                                                                 void **args, void *ret,
-                                                                 uint32_t frame_flags,
-                                                                 ic_observer_phase phase)
+ * points at each argument (self and _cmd included), `ret` at the return value (after, and only
+ * if the signature returns one; NULL otherwise), `frame_flags` are extra invocation flags
+ * (IC_INV_CLOSURE_RETURN for libffi return buffers), `arg_count` is the signature's argument
+ * count (a typed trampoline passes constants for both: ic_invocation_init_frame_exact). Inlined
+ * into each observed body: measured, a call here cost about 1 ns of the ~6 ns an observed call
+ * costs; the single-observer special case saves saving three registers, about 0.45 ns. */
+__attribute__((always_inline)) static inline void
+ic_hook_notify(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+               ic_observer_phase phase, uint32_t arg_count)
 {
-    ic_epoch_enter();
+    uint64_t outer_section = ic_epoch_enter();
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
     if (list) {
         ic_invocation frame;
-        ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+        ic_invocation_init_frame_exact(&frame, slot->sig, args, ret, frame_flags, arg_count);
         const ic_observer_entry *first = list->items;
         uint32_t count = list->before_count;
         if (phase == IC_OBSERVE_AFTER) {
@@ -65,7 +65,7 @@ __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_s
         else if (count)
             ic_hook_call_each(list, first, count, &frame);
     }
-    ic_epoch_exit();
+    ic_epoch_exit(outer_section);
 }
 
 /* The object's slot for `sel`, or NULL. Hook tables are immutable and live as long as their
@@ -106,15 +106,14 @@ ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
 }
 
 /* What an instead hook's frame carries (ic_invocation.chain), for ic_hook_call_original: the
- * slot's instead hooks of the snapshot the call took, how deep the chain is now, and how to run
- * the original. Lives on the stack of the call. */
+ * snapshot the call took (its instead hooks, their count and its `stale` flag:
+ * ic_hook_entry_live), how deep the chain is now, and how to run the original. The signature and
+ * the arguments are the frame's. Lives on the stack of the call; only what
+ * ic_hook_call_original's fast path reads is copied out of the snapshot. */
 typedef struct ic_hook_chain {
-    const ic_observer_list *list;   /* the snapshot (its `stale` flag: ic_hook_entry_live) */
-    const ic_observer_entry *hooks; /* in the order added: the last is outermost */
-    uint32_t count;
-    uint32_t level;        /* layers entered: 0 before the outermost hook runs */
-    bool narrow_arguments; /* the signature has narrow integer arguments (re-extended first) */
-    const ic_signature *sig;
+    const ic_observer_list *list; /* its instead hooks are the layers: the last is outermost */
+    uint32_t level;               /* layers entered: 1 while the outermost hook runs */
+    uint32_t direct_level;        /* list->direct_level: see ic_observer_list */
     ic_imp original;
     ic_hook_original_fn call_original;
 } ic_hook_chain;
@@ -125,16 +124,17 @@ IC_PRIVATE __attribute__((noinline)) void ic_hook_enter_chain(ic_hook_chain *cha
                                                               ic_invocation *frame);
 
 /* Runs the instead chain of `slot` for a call whose arguments are at `args` and whose return
- * value goes to `ret` (NULL for void), with `original` as the innermost layer. Inlined into each
- * observed body, which then calls the outermost hook itself: one call layer (and its frame) fewer
- * between a trampoline and its hook. With the tail call in ic_hook_call_original,
- * hook_instead_optimized went from 29.0 to 24.4 ns (send 4.4 ns in the same runs). Anything but a
- * live outermost hook goes out of line (ic_hook_enter_chain). */
+ * value goes to `ret` (NULL for void), with `original` as the innermost layer; `frame_flags` and
+ * `arg_count` as for ic_hook_notify. Inlined into each observed body, which then calls the
+ * outermost hook itself: one call layer (and its frame) fewer between a trampoline and its hook.
+ * With the tail call in ic_hook_call_original, hook_instead_optimized went from 29.0 to 24.4 ns
+ * (send 4.4 ns in the same runs). Anything but a live outermost hook goes out of line
+ * (ic_hook_enter_chain). */
 __attribute__((always_inline)) static inline void
 ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
-                    ic_imp original, ic_hook_original_fn call_original)
+                    uint32_t arg_count, ic_imp original, ic_hook_original_fn call_original)
 {
-    ic_epoch_enter();
+    uint64_t outer_section = ic_epoch_enter();
     /* The hint said there are instead hooks, but the snapshot may have none left: the chain then
      * just runs the original. */
     static const ic_observer_list none = {0};
@@ -142,29 +142,32 @@ ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t f
     if (IC_UNLIKELY(!list)) list = &none;
     ic_hook_chain chain = {
         .list = list,
-        .hooks = list->items + list->before_count,
-        .count = list->instead_count,
         .level = 1,
-        .narrow_arguments = slot->narrow_arguments,
-        .sig = slot->sig,
+        .direct_level = list->direct_level,
         .original = original,
         .call_original = call_original,
     };
     ic_invocation frame;
-    ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+    ic_invocation_init_frame_exact(&frame, slot->sig, args, ret, frame_flags, arg_count);
     frame.chain = &chain;
-    const ic_observer_entry *outermost = chain.count ? &chain.hooks[chain.count - 1] : NULL;
+    const ic_observer_entry *outermost = list->outermost_instead;
     if (IC_LIKELY(outermost && ic_hook_entry_live(list, outermost)))
         outermost->fn(&frame, outermost->call_context); /* depth 1: level 1 */
     else
         ic_hook_enter_chain(&chain, &frame);
-    ic_epoch_exit();
+    ic_epoch_exit(outer_section);
 }
 
 /* ic_hook_run_instead out of line, for callers that keep their own frame small (instead.c). */
 IC_PRIVATE __attribute__((noinline)) void
 ic_hook_run_instead_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
-                             ic_imp original, ic_hook_original_fn call_original);
+                             uint32_t arg_count, ic_imp original,
+                             ic_hook_original_fn call_original);
+
+/* ic_hook_notify of after-observers, out of line, for a typed trampoline's call that ran an
+ * instead chain (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void
+ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t arg_count);
 
 /* Re-extends the narrow integer arguments of a call to 32 bits after hooks may have rewritten
  * their low bytes (instead.c). */
@@ -180,20 +183,23 @@ __attribute__((always_inline)) static inline bool ic_hook_has_instead(const ic_h
     return atomic_load_explicit(&slot->instead_count, memory_order_acquire) != 0;
 }
 
-/* Before-observers, if any. */
+/* Before-observers, if any (callers that do not know the signature when compiled). */
 __attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_slot *slot,
                                                                  void **args, uint32_t frame_flags)
 {
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
-        ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE);
+        ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE,
+                       (uint32_t)slot->sig->arg_count);
 }
 
-/* After-observers, if any, with the return value at `ret` (NULL for void). */
+/* After-observers, if any, with the return value at `ret` (ignored for void; callers that do not
+ * know the signature when compiled). */
 __attribute__((always_inline)) static inline void
 ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags)
 {
     if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
-        ic_hook_notify(slot, args, ret, frame_flags, IC_OBSERVE_AFTER);
+        ic_hook_notify(slot, args, slot->sig->ret.size ? ret : NULL, frame_flags, IC_OBSERVE_AFTER,
+                       (uint32_t)slot->sig->arg_count);
 }
 
 /* The typed class-wide record of `sel` when it is the selector's only one (the common case), else

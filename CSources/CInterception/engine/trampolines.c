@@ -30,6 +30,21 @@ typedef double ic_abi_d;
 _Static_assert(sizeof(ic_abi_q) == sizeof(void *), "q carries pointers");
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are read at offset 0");
 
+/* An observed body's frame has the signature's argument count, known when it is compiled: the
+ * length of its `args` array (see ic_invocation_init_frame_exact). */
+#define IC_ARG_COUNT ((uint32_t)(sizeof args / sizeof args[0]))
+/* After-observers, if any, with the return value at RET (NULL for void). */
+#define IC_AFTER(RET)                                                                              \
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))                            \
+        ic_hook_notify(slot, args, RET, 0, IC_OBSERVE_AFTER, IC_ARG_COUNT);
+
+/* The same after an instead chain, out of line: inlined, the compiler kept the frame's fields in
+ * registers across the chain for the after-observers' frame, which made every instead call save
+ * and restore three more registers. */
+#define IC_AFTER_OUTLINED(RET)                                                                     \
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))                            \
+        ic_hook_after_outlined(slot, args, RET, IC_ARG_COUNT);
+
 /* Narrow integers are re-extended by ic_hook_normalize_narrow / _arguments (instead.c). */
 /* After before-observers: narrow arguments back to their full 32-bit form. */
 #define IC_NORMALIZE_ARGUMENTS()                                                                   \
@@ -53,12 +68,12 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
  */
 #define IC_OBSERVED_CALL_v(TYPES, ...)                                                             \
     ((void(*) TYPES)original)(__VA_ARGS__);                                                        \
-    ic_hook_after(slot, args, NULL, 0);
+    IC_AFTER(NULL)
 #define IC_OBSERVED_CALL_VALUE(R, TYPES, ...)                                                      \
     ic_abi_##R value = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                               \
     if (!atomic_load_explicit(&slot->after_count, memory_order_acquire)) return value;             \
     ic_abi_##R result = value; /* addressable only here: the common return stays in a register */  \
-    ic_hook_notify(slot, args, &result, 0, IC_OBSERVE_AFTER);                                      \
+    ic_hook_notify(slot, args, &result, 0, IC_OBSERVE_AFTER, IC_ARG_COUNT);                        \
     IC_NORMALIZE_RETURN()                                                                          \
     return result;
 #define IC_OBSERVED_CALL_i(...) IC_OBSERVED_CALL_VALUE(i, __VA_ARGS__)
@@ -100,13 +115,13 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
  * case is a before hook, calls it out of line (RUN = ic_hook_run_instead_outlined), which keeps
  * its frame as small as before. */
 #define IC_INSTEAD_CALL_v(RUN, NAME)                                                               \
-    RUN(slot, args, NULL, 0, original, ic_frame_call_v_##NAME);                                    \
-    ic_hook_after(slot, args, NULL, 0);                                                            \
+    RUN(slot, args, NULL, 0, IC_ARG_COUNT, original, ic_frame_call_v_##NAME);                      \
+    IC_AFTER_OUTLINED(NULL)                                                                        \
     return;
 #define IC_INSTEAD_CALL_VALUE(R, RUN, NAME)                                                        \
     ic_abi_##R result = 0; /* what a chain that never sets the return value returns */             \
-    RUN(slot, args, &result, 0, original, ic_frame_call_##R##_##NAME);                             \
-    ic_hook_after(slot, args, &result, 0);                                                         \
+    RUN(slot, args, &result, 0, IC_ARG_COUNT, original, ic_frame_call_##R##_##NAME);               \
+    IC_AFTER_OUTLINED(&result)                                                                     \
     IC_NORMALIZE_RETURN()                                                                          \
     return result;
 #define IC_INSTEAD_CALL_i(RUN, NAME) IC_INSTEAD_CALL_VALUE(i, RUN, NAME)
@@ -162,7 +177,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
         const ic_hook_slot *slot = (SLOT);                                                         \
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
         if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {                     \
-            ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE);                                \
+            ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, IC_ARG_COUNT);                  \
             IC_NORMALIZE_ARGUMENTS()                                                               \
         }                                                                                          \
         ic_imp original = (ORIGINAL);                                                              \

@@ -36,16 +36,28 @@ struct ic_invocation {
     void *chain;
 };
 
+/* Makes `inv` a frame over existing storage, given what ic_invocation_init_frame derives from
+ * the signature: `ret` NULL exactly when the signature returns void, `arg_count` its argument
+ * count. A typed trampoline knows both when it is compiled, which saves its hooked calls the
+ * signature's loads. */
+__attribute__((always_inline)) static inline void
+ic_invocation_init_frame_exact(ic_invocation *inv, const ic_signature *sig, void **args, void *ret,
+                               uint32_t flags, uint32_t arg_count)
+{
+    inv->sig = sig;
+    inv->args = args;
+    inv->ret = ret;
+    inv->flags = IC_INV_FRAME | flags;
+    inv->arg_count = arg_count;
+    inv->chain = NULL;
+}
+
 /* Makes `inv` a frame over existing storage. */
 static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signature *sig,
                                             void **args, void *ret, uint32_t flags)
 {
-    inv->sig = sig;
-    inv->args = args;
-    inv->ret = sig->ret.size ? ret : NULL;
-    inv->flags = IC_INV_FRAME | flags;
-    inv->arg_count = (uint32_t)sig->arg_count;
-    inv->chain = NULL;
+    ic_invocation_init_frame_exact(inv, sig, args, sig->ret.size ? ret : NULL, flags,
+                                   (uint32_t)sig->arg_count);
 }
 
 /* Zeroes a libffi closure's return buffer before a handler runs, so an unset return value reads
