@@ -241,10 +241,11 @@ IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
 IC_PRIVATE __attribute__((noinline)) ic_class_hook *ic_class_hook_find_typed(ic_id self,
                                                                              ic_sel sel);
 
-/* The original of an added override: the superclass's method for `self`, looked up now, so a
- * change there is honoured (class_hook.c). */
+/* The original of an added override: the superclass's method for the receiver, looked up now,
+ * so a change there is honoured (class_hook.c). `args` are the call's argument addresses (self
+ * and _cmd first): read here, so that the caller's common path does not load them. */
 IC_PRIVATE __attribute__((noinline)) ic_imp ic_class_hook_inherited_imp(const ic_class_hook *hook,
-                                                                        ic_id self, ic_sel sel);
+                                                                        void **args);
 
 /* ---- class-wide hooks (class_hook.c); caller holds ic_intercept_lock */
 

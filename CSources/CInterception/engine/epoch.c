@@ -118,7 +118,7 @@ void ic_epoch_register_self(void)
     pthread_setspecific(exit_key, self);
 }
 
-IC_EPOCH_SLOW_CC void ic_epoch_enter_slow(void)
+void ic_epoch_enter_slow(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
     if (!self->registered) ic_epoch_register_self();

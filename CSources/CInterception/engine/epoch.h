@@ -52,21 +52,9 @@ IC_PRIVATE extern bool ic_epoch_membarrier_ok;
 
 IC_PRIVATE void ic_epoch_register_self(void);
 
-/* Where the compiler has it, the slow entry keeps every register but r11 (preserve_most): a
- * value live across it (an instead call's original IMP) then needs no callee-saved register in
- * the inlined fast path, whose every call would save and restore it. */
-#if defined(__has_attribute)
-#if __has_attribute(preserve_most)
-#define IC_EPOCH_SLOW_CC __attribute__((preserve_most))
-#endif
-#endif
-#ifndef IC_EPOCH_SLOW_CC
-#define IC_EPOCH_SLOW_CC
-#endif
-
 /* Outermost entry for a thread with `slow_entry`: registers it if needed; fences if writers
  * cannot use membarrier(). Stores `active` like the fast path. */
-IC_PRIVATE IC_EPOCH_SLOW_CC void ic_epoch_enter_slow(void);
+IC_PRIVATE void ic_epoch_enter_slow(void);
 
 #define IC_EPOCH_DEPTH_BITS 20 /* a million nested sections; 44 bits of epochs */
 #define IC_EPOCH_STEP       (UINT64_C(1) << IC_EPOCH_DEPTH_BITS) /* one epoch in ic_epoch_global */
@@ -77,22 +65,17 @@ static inline uint64_t ic_epoch_of(uint64_t active)
     return active >> IC_EPOCH_DEPTH_BITS;
 }
 
-/* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. Returns what
- * ic_epoch_exit must be given: the thread's `active` word from before (0 outside any section).
- * Sections nest strictly (each is left in the function that entered it), so leaving one is
- * restoring that word: one store, with no depth arithmetic. */
-__attribute__((always_inline, warn_unused_result)) static inline uint64_t ic_epoch_enter(void)
+/* The fast path of ic_epoch_enter alone: enters an outermost section and returns true when the
+ * thread is outside any section and may take the fast entry; otherwise does nothing and returns
+ * false, and the caller takes an out-of-line path that uses ic_epoch_enter. Leave its section
+ * with ic_epoch_exit(0): inlined into a trampoline, no `outer` word is kept across the section
+ * (one callee-saved register fewer in every hooked call). */
+__attribute__((always_inline, warn_unused_result)) static inline bool ic_epoch_enter_fast(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
     uint64_t outer = atomic_load_explicit(&self->active, memory_order_relaxed);
-    /* The outermost section of a fast thread is the one laid out straight. */
-    if (IC_UNLIKELY((outer | self->slow_entry) != 0)) {
-        if (outer != 0)
-            atomic_store_explicit(&self->active, outer + 1, memory_order_relaxed); /* nested */
-        else
-            ic_epoch_enter_slow();
-        return outer;
-    }
+    /* Nested, or not yet registered, or no membarrier(): one test for all three. */
+    if (IC_UNLIKELY((outer | self->slow_entry) != 0)) return false;
     /* Acquire: a reader that sees an epoch bumped after a retirement also sees the publication
      * that preceded the bump. */
     uint64_t entered = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
@@ -100,6 +83,22 @@ __attribute__((always_inline, warn_unused_result)) static inline uint64_t ic_epo
      * earlier sections' reads of memory now being reclaimed). */
     atomic_store_explicit(&self->active, entered, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst); /* the writer's membarrier() is the fence */
+    return true;
+}
+
+/* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. Returns what
+ * ic_epoch_exit must be given: the thread's `active` word from before (0 outside any section).
+ * Sections nest strictly (each is left in the function that entered it), so leaving one is
+ * restoring that word: one store, with no depth arithmetic. */
+__attribute__((always_inline, warn_unused_result)) static inline uint64_t ic_epoch_enter(void)
+{
+    if (IC_LIKELY(ic_epoch_enter_fast())) return 0;
+    ic_epoch_reader *self = &ic_epoch_self;
+    uint64_t outer = atomic_load_explicit(&self->active, memory_order_relaxed);
+    if (outer != 0)
+        atomic_store_explicit(&self->active, outer + 1, memory_order_relaxed); /* nested */
+    else
+        ic_epoch_enter_slow();
     return outer;
 }
 

@@ -65,7 +65,18 @@ void ic_hook_run_instead_outlined(const ic_hook_slot *slot, void **args, void *r
                                   uint32_t frame_flags, uint32_t arg_count, ic_imp original,
                                   ic_hook_original_fn call_original)
 {
-    ic_hook_run_instead(slot, args, ret, frame_flags, arg_count, original, call_original);
+    uint64_t outer_section = ic_epoch_enter();
+    ic_hook_run_instead_in_section(slot, args, ret, frame_flags, arg_count, original,
+                                   call_original);
+    ic_epoch_exit(outer_section);
+}
+
+void ic_hook_notify_nested(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                           ic_observer_phase phase, uint32_t arg_count)
+{
+    uint64_t outer_section = ic_epoch_enter();
+    ic_hook_notify_in_section(slot, args, ret, frame_flags, phase, arg_count);
+    ic_epoch_exit(outer_section);
 }
 
 void ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t arg_count)
@@ -89,7 +100,7 @@ static __attribute__((noinline)) ic_status call_inward(ic_hook_chain *chain, ic_
     return IC_OK;
 }
 
-ic_status ic_hook_call_original(ic_invocation *call)
+IC_HOT_ENTRY ic_status ic_hook_call_original(ic_invocation *call)
 {
     if (IC_UNLIKELY(!call))
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_call_original: call is NULL");
