@@ -102,8 +102,12 @@ __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_
     if (!side) return NULL;
     const ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
     if (!table) return NULL;
-    for (uint32_t i = 0; i < table->count; i++)
+    /* A published table holds at least one slot (intercept.c publishes a table per slot added,
+     * never an empty one): the first is compared before the count is looked at. */
+    uint32_t i = 0;
+    do {
         if (table->slots[i]->sel == sel) return table->slots[i];
+    } while (++i < table->count);
     return NULL;
 }
 
