@@ -35,16 +35,19 @@
 #include "../support/locks.h"
 #include "../runtime/selector.h"
 
-ic_imp ic_class_hook_inherited_imp(const ic_class_hook *hook, ic_id self, ic_sel sel)
+ic_imp ic_class_hook_inherited_imp(const ic_class_hook *hook, void **args)
 {
+    ic_id self;
+    ic_sel sel;
+    memcpy(&self, args[0], sizeof self);
+    memcpy(&sel, args[1], sizeof sel);
     ic_super super = {self, hook->cls->superclass};
     return ic_msg_lookup_super(&super, sel);
 }
 
 ic_class_hook *ic_class_hook_find_typed(ic_id self, ic_sel sel)
 {
-    const ic_class_hook *first =
-        atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_acquire);
+    const ic_class_hook *first = ic_class_hook_typed_head(sel, memory_order_acquire);
     for (ic_class *cls = ic_object_isa(self); cls; cls = cls->superclass)
         for (const ic_class_hook *h = first; h; h = h->typed_next)
             if (h->cls == cls) return (ic_class_hook *)h;
@@ -68,9 +71,8 @@ static bool inherits(const ic_class *a, const ic_class *b)
  * is on a class related to `cls` (see ic_class_hook.typed_next). */
 static bool may_be_typed_locked(const ic_class *cls, ic_sel sel)
 {
-    for (const ic_class_hook *h =
-             atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_relaxed);
-         h; h = h->typed_next)
+    for (const ic_class_hook *h = ic_class_hook_typed_head(sel, memory_order_relaxed); h;
+         h = h->typed_next)
         if (inherits(cls, h->cls) || inherits(h->cls, cls)) return false;
     return true;
 }
@@ -80,11 +82,7 @@ static void class_hook_handler(void *cif, void *ret, void **args, void *user_dat
     (void)cif;
     ic_class_hook *hook = user_data;
     const ic_hook_slot *slot = &hook->slot;
-    ic_id self;
-    ic_sel cmd;
-    memcpy(&self, args[0], sizeof self);
-    memcpy(&cmd, args[1], sizeof cmd);
-    ic_imp original = ic_class_hook_original(hook, self, cmd);
+    ic_imp original = ic_class_hook_original(hook, args);
     if (!ic_hook_is_observed(slot)) {
         /* Hooks all removed while this call was on its way: pass straight through. */
         hook->call_original(slot->sig, original, args, ret);
@@ -93,7 +91,8 @@ static void class_hook_handler(void *cif, void *ret, void **args, void *user_dat
     ic_hook_before(slot, args, IC_INV_CLOSURE_RETURN);
     if (IC_UNLIKELY(ic_hook_has_instead(slot))) {
         ic_invocation_zero_closure_return(slot->sig, ret);
-        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original, hook->call_original);
+        ic_hook_run_instead(slot, args, slot->sig->ret.size ? ret : NULL, IC_INV_CLOSURE_RETURN,
+                            (uint32_t)slot->sig->arg_count, original, hook->call_original);
     } else {
         hook->call_original(slot->sig, original, args, ret);
     }
@@ -147,9 +146,12 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     if (hook->imp) {
         /* Published before any class can run the trampoline (install comes after). */
         hook->typed = true;
-        hook->typed_next =
-            atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_relaxed);
-        atomic_store_explicit(&((struct ic_selector *)sel)->engine, hook, memory_order_release);
+        hook->typed_next = ic_class_hook_typed_head(sel, memory_order_relaxed);
+        /* Tagged while it is the only one (hook.h, IC_CLASS_HOOK_ONLY); records are never
+         * unlisted, so a second one clears the tag for good. */
+        uintptr_t word = (uintptr_t)hook | (hook->typed_next ? 0 : IC_CLASS_HOOK_ONLY);
+        atomic_store_explicit(&((struct ic_selector *)sel)->engine, (void *)word,
+                              memory_order_release);
     } else {
         hook->call_original = ic_forward_original_for(sig);
         hook->closure = ic_closure_make_raw(sig, class_hook_handler, hook, &hook->imp);

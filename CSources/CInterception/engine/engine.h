@@ -93,7 +93,14 @@ typedef struct ic_observer_list {
     uint32_t before_count;
     uint32_t instead_count;
     uint32_t after_count;
+    /* The instead layer from which ic_hook_call_original may call the original at once (a tail
+     * call): the innermost, instead_count, when the slot's signature has no narrow integer
+     * argument to re-extend first; else 0, which no layer is (ic_hook_chain.level starts at 1). */
+    uint32_t direct_level;
     _Atomic(bool) stale;
+    /* The last instead hook (the outermost layer, which a call runs first), or NULL: one load
+     * instead of an index computation on every instead call. */
+    const ic_observer_entry *outermost_instead;
     ic_observer_entry items[];
 } ic_observer_list;
 
@@ -234,10 +241,11 @@ IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
 IC_PRIVATE __attribute__((noinline)) ic_class_hook *ic_class_hook_find_typed(ic_id self,
                                                                              ic_sel sel);
 
-/* The original of an added override: the superclass's method for `self`, looked up now, so a
- * change there is honoured (class_hook.c). */
+/* The original of an added override: the superclass's method for the receiver, looked up now,
+ * so a change there is honoured (class_hook.c). `args` are the call's argument addresses (self
+ * and _cmd first): read here, so that the caller's common path does not load them. */
 IC_PRIVATE __attribute__((noinline)) ic_imp ic_class_hook_inherited_imp(const ic_class_hook *hook,
-                                                                        ic_id self, ic_sel sel);
+                                                                        void **args);
 
 /* ---- class-wide hooks (class_hook.c); caller holds ic_intercept_lock */
 

@@ -29,8 +29,9 @@
 #include "../support/error.h"
 #include "../support/locks.h"
 
-__thread ic_epoch_reader ic_epoch_self __attribute__((tls_model("initial-exec")));
-_Atomic(uint64_t) ic_epoch_global = 1;
+__thread ic_epoch_reader ic_epoch_self
+    __attribute__((tls_model("initial-exec"))) = {.slow_entry = 1};
+_Atomic(uint64_t) ic_epoch_global = IC_EPOCH_STEP | 1;
 bool ic_epoch_membarrier_ok;
 
 /* Registered readers. Guarded by ic_epoch_lock. */
@@ -58,6 +59,20 @@ static destroying_batch *destroying;
 /* How many destroy loops this thread is inside (destroy functions may call the runtime). */
 static __thread unsigned destroying_depth;
 
+/* Advances the global epoch; returns the new epoch. */
+static uint64_t advance_epoch(void)
+{
+    return ic_epoch_of(
+        atomic_fetch_add_explicit(&ic_epoch_global, IC_EPOCH_STEP, memory_order_seq_cst) +
+        IC_EPOCH_STEP);
+}
+
+/* The current epoch. */
+static uint64_t current_epoch(void)
+{
+    return ic_epoch_of(atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst));
+}
+
 static long membarrier(int cmd)
 {
     return syscall(SYS_membarrier, cmd, 0, 0);
@@ -74,7 +89,7 @@ static void unregister_at_exit(void *value)
     if (self->next) self->next->prev = self->prev;
     ic_unlock(&ic_epoch_lock);
     self->registered = false;
-    self->fast_entry = false;
+    self->slow_entry = 1;
 }
 
 void ic_epoch_init(void)
@@ -98,7 +113,7 @@ void ic_epoch_register_self(void)
     readers = self;
     ic_unlock(&ic_epoch_lock);
     self->registered = true;
-    self->fast_entry = ic_epoch_membarrier_ok;
+    self->slow_entry = !ic_epoch_membarrier_ok;
     /* The destructor runs when the thread exits, before its thread-local storage goes away. */
     pthread_setspecific(exit_key, self);
 }
@@ -107,8 +122,8 @@ void ic_epoch_enter_slow(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
     if (!self->registered) ic_epoch_register_self();
-    uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
-    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1, memory_order_release);
+    uint64_t entered = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
+    atomic_store_explicit(&self->active, entered, memory_order_release);
     /* Without membarrier() the reader itself must order its `active` store before the loads
      * of the section (a store-load barrier). */
     atomic_thread_fence(memory_order_seq_cst);
@@ -138,7 +153,7 @@ void ic_epoch_synchronize(void)
     ic_epoch_reader *self = &ic_epoch_self;
     bool nested = ic_epoch_in_section();
     if (nested) atomic_store_explicit(&self->waiting, true, memory_order_seq_cst);
-    uint64_t target = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
+    uint64_t target = advance_epoch();
     heavy_barrier();
     /* The lock is held only for one scan at a time, never while waiting: a reader that is in a
      * section may itself be waiting for a thread that needs the lock (to register, to exit, or
@@ -176,7 +191,7 @@ void ic_epoch_retire(void *object, void (*destroy)(void *object))
     }
     r->object = object;
     r->destroy = destroy;
-    r->tag = atomic_fetch_add_explicit(&ic_epoch_global, 1, memory_order_seq_cst) + 1;
+    r->tag = advance_epoch();
     ic_lock(&limbo_lock);
     r->next = limbo;
     limbo = r;
@@ -198,7 +213,7 @@ void ic_epoch_reclaim(void)
     /* The scan below only speaks for what was retired before it began: a reader entering a
      * section after the scan may still hold something retired after it (its tag is above the
      * epoch read here), so the bound starts at the current epoch, not at "everything". */
-    uint64_t oldest = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
+    uint64_t oldest = current_epoch();
     heavy_barrier();
     ic_lock(&ic_epoch_lock);
     for (ic_epoch_reader *r = readers; r; r = r->next) {
@@ -272,7 +287,7 @@ void ic_epoch_drain(void)
      * ic_epoch_synchronize from inside a section (two such threads would otherwise wait for each
      * other), and that thread's section still holds back reclamation. So wait, without
      * holding anything, until everything retired before this call is gone. */
-    uint64_t start = atomic_load_explicit(&ic_epoch_global, memory_order_seq_cst);
+    uint64_t start = current_epoch();
     for (unsigned spins = 0;; spins++) {
         ic_epoch_synchronize();
         if (!pending_since(start)) return;

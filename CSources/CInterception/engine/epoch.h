@@ -10,10 +10,11 @@
  *            (no lock held) ic_epoch_synchronize() when it must know no reader still runs old
  *            code; reclamation happens in ic_epoch_reclaim().
  *
- * A reader section costs two plain thread-local stores and one load of the global epoch: the
- * store-load ordering it needs is supplied by the writer's membarrier() system call, which makes
- * every running thread of the process execute a full barrier. Where the kernel lacks
- * MEMBARRIER_CMD_PRIVATE_EXPEDITED, readers execute the fence themselves.
+ * A reader section costs one thread-local load, one load of the global epoch word and two plain
+ * thread-local stores (entering, and restoring the word on exit): the store-load ordering it
+ * needs is supplied by the writer's membarrier() system call, which makes every running thread
+ * of the process execute a full barrier. Where the kernel lacks MEMBARRIER_CMD_PRIVATE_EXPEDITED,
+ * readers execute the fence themselves.
  */
 #ifndef IC_EPOCH_H
 #define IC_EPOCH_H
@@ -28,31 +29,35 @@ typedef struct ic_epoch_reader {
      * section is one thread-local load and one store. Written by its thread only (release),
      * read by writers scanning readers (acquire). */
     _Atomic(uint64_t) active;
+    /* 0 when the thread is registered and writers can use membarrier(): the only thing entry
+     * checks, OR-ed into `active` (one test for "outermost, fast"). Otherwise non-zero (1 from
+     * thread start, by the initializer) and entry takes ic_epoch_enter_slow (registration, or a
+     * fence per entry). Thread-private. */
+    uint64_t slow_entry;
     /* Set (seq_cst) while the thread, inside a section, waits in ic_epoch_synchronize: other
      * synchronizers then treat it as unable to call anything it has not re-checked. */
     _Atomic(bool) waiting;
-    bool registered; /* thread-private */
-    /* registered, and writers can use membarrier(): the only thing entry checks (one byte).
-     * Otherwise entry takes ic_epoch_enter_slow (registration, or a fence per entry). */
-    bool fast_entry;              /* thread-private */
+    bool registered;              /* thread-private */
     struct ic_epoch_reader *next; /* reader list; guarded by ic_epoch_lock */
     struct ic_epoch_reader *prev;
 } ic_epoch_reader;
 
 IC_PRIVATE extern __thread ic_epoch_reader ic_epoch_self __attribute__((tls_model("initial-exec")));
-/* Starts at 1 (0 means "not in a section" in ic_epoch_reader.active). */
+/* The current epoch as the `active` word of an outermost section begun in it:
+ * (epoch << IC_EPOCH_DEPTH_BITS) | 1, so that entry stores it as loaded. Writers advance it by
+ * IC_EPOCH_STEP. The epoch starts at 1 (0 means "not in a section" in ic_epoch_reader.active). */
 IC_PRIVATE extern _Atomic(uint64_t) ic_epoch_global;
 /* Whether writers can use membarrier(); otherwise readers fence on entry. Set once at init. */
 IC_PRIVATE extern bool ic_epoch_membarrier_ok;
 
 IC_PRIVATE void ic_epoch_register_self(void);
 
-/* Entry for a thread without fast_entry: registers it if needed; fences if writers cannot use
- * membarrier(). Stores `active` like the fast path. */
+/* Outermost entry for a thread with `slow_entry`: registers it if needed; fences if writers
+ * cannot use membarrier(). Stores `active` like the fast path. */
 IC_PRIVATE void ic_epoch_enter_slow(void);
 
 #define IC_EPOCH_DEPTH_BITS 20 /* a million nested sections; 44 bits of epochs */
-#define IC_EPOCH_DEPTH_MASK ((UINT64_C(1) << IC_EPOCH_DEPTH_BITS) - 1)
+#define IC_EPOCH_STEP       (UINT64_C(1) << IC_EPOCH_DEPTH_BITS) /* one epoch in ic_epoch_global */
 
 /* The epoch a reader's `active` word says its outermost section began in (0: none). */
 static inline uint64_t ic_epoch_of(uint64_t active)
@@ -60,35 +65,47 @@ static inline uint64_t ic_epoch_of(uint64_t active)
     return active >> IC_EPOCH_DEPTH_BITS;
 }
 
-/* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. */
-__attribute__((always_inline)) static inline void ic_epoch_enter(void)
+/* The fast path of ic_epoch_enter alone: enters an outermost section and returns true when the
+ * thread is outside any section and may take the fast entry; otherwise does nothing and returns
+ * false, and the caller takes an out-of-line path that uses ic_epoch_enter. Leave its section
+ * with ic_epoch_exit(0): inlined into a trampoline, no `outer` word is kept across the section
+ * (one callee-saved register fewer in every hooked call). */
+__attribute__((always_inline, warn_unused_result)) static inline bool ic_epoch_enter_fast(void)
 {
     ic_epoch_reader *self = &ic_epoch_self;
-    uint64_t active = atomic_load_explicit(&self->active, memory_order_relaxed);
-    if (IC_UNLIKELY(active != 0)) { /* the outermost section is the one laid out straight */
-        atomic_store_explicit(&self->active, active + 1, memory_order_relaxed); /* nested */
-        return;
-    }
-    if (IC_UNLIKELY(!self->fast_entry)) {
-        ic_epoch_enter_slow();
-        return;
-    }
+    uint64_t outer = atomic_load_explicit(&self->active, memory_order_relaxed);
+    /* Nested, or not yet registered, or no membarrier(): one test for all three. */
+    if (IC_UNLIKELY((outer | self->slow_entry) != 0)) return false;
     /* Acquire: a reader that sees an epoch bumped after a retirement also sees the publication
      * that preceded the bump. */
-    uint64_t epoch = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
+    uint64_t entered = atomic_load_explicit(&ic_epoch_global, memory_order_acquire);
     /* Release: whoever reads this value also sees everything this thread did before (its
      * earlier sections' reads of memory now being reclaimed). */
-    atomic_store_explicit(&self->active, (epoch << IC_EPOCH_DEPTH_BITS) | 1, memory_order_release);
+    atomic_store_explicit(&self->active, entered, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst); /* the writer's membarrier() is the fence */
+    return true;
 }
 
-/* Leaves a read-side section. */
-__attribute__((always_inline)) static inline void ic_epoch_exit(void)
+/* Enters a read-side section (nestable). Lock-free, no atomic read-modify-write. Returns what
+ * ic_epoch_exit must be given: the thread's `active` word from before (0 outside any section).
+ * Sections nest strictly (each is left in the function that entered it), so leaving one is
+ * restoring that word: one store, with no depth arithmetic. */
+__attribute__((always_inline, warn_unused_result)) static inline uint64_t ic_epoch_enter(void)
 {
+    if (IC_LIKELY(ic_epoch_enter_fast())) return 0;
     ic_epoch_reader *self = &ic_epoch_self;
-    uint64_t active = atomic_load_explicit(&self->active, memory_order_relaxed) - 1;
-    atomic_store_explicit(&self->active, (active & IC_EPOCH_DEPTH_MASK) ? active : 0,
-                          memory_order_release);
+    uint64_t outer = atomic_load_explicit(&self->active, memory_order_relaxed);
+    if (outer != 0)
+        atomic_store_explicit(&self->active, outer + 1, memory_order_relaxed); /* nested */
+    else
+        ic_epoch_enter_slow();
+    return outer;
+}
+
+/* Leaves the read-side section that ic_epoch_enter returned `outer` for. */
+__attribute__((always_inline)) static inline void ic_epoch_exit(uint64_t outer)
+{
+    atomic_store_explicit(&ic_epoch_self.active, outer, memory_order_release);
 }
 
 /* Whether the calling thread is inside a section. */

@@ -29,8 +29,8 @@ static void forward_hook_handler(void *cif, void *ret, void **args, void *user_d
     if (observed && IC_UNLIKELY(ic_hook_has_instead(slot))) {
         /* A chain that never sets the return value returns zero. */
         ic_invocation_zero_closure_return(method->sig, ret);
-        ic_hook_run_instead(slot, args, ret, IC_INV_CLOSURE_RETURN, original,
-                            method->call_original);
+        ic_hook_run_instead(slot, args, slot->sig->ret.size ? ret : NULL, IC_INV_CLOSURE_RETURN,
+                            (uint32_t)slot->sig->arg_count, original, method->call_original);
     } else {
         /* Straight into libffi's return buffer, by the signature's typed frame call or ffi_call
          * (ic_forward_original_for). Going through ic_invocation_call instead (a frame, a call,

@@ -12,6 +12,13 @@
 #include "../runtime/selector.h"
 #include "../runtime/side.h"
 
+/* On the functions every hooked call runs (trampolines, observed bodies, frame calls,
+ * ic_hook_call_original): each starts on a cache line, so where its hot path falls relative to
+ * lines and fetch blocks depends on its own code only. Without it, unrelated changes moved
+ * hook_instead_optimized by up to 2.5 ns (20.3 vs 22.9 ns, the same source for the hook path,
+ * alternating runs), as code before the trampolines grew or shrank. */
+#define IC_HOT_ENTRY __attribute__((aligned(64)))
+
 /* Whether `entry` of snapshot `list` may still be called: its removal has not begun. Only a
  * stale snapshot can hold a removed observer (engine.h, ic_observer_list), so the common case
  * reads one flag beside the counts the call has just read, not the observer. seq_cst pairs with
@@ -36,22 +43,16 @@ IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_li
                                                             const ic_observer_entry *first,
                                                             uint32_t count, ic_invocation *frame);
 
-/* Calls the live observers of `phase` on `slot` with a frame invocation over the call: `args`
- * points at each argument (self and _cmd included), `ret` at the return value (after; NULL
- * before or for void), `frame_flags` are extra invocation flags (IC_INV_CLOSURE_RETURN for
- * libffi return buffers). Inlined into each observed body: measured, a call here cost about
- * 1 ns of the ~6 ns an observed call costs; the single-observer special case saves saving three
- * registers, about 0.45 ns. */
-__attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_slot *slot,
-                                                                 void **args, void *ret,
-                                                                 uint32_t frame_flags,
-                                                                 ic_observer_phase phase)
+/* Calls the live observers of `phase` on `slot` with a frame invocation over the call, inside
+ * an epoch section the caller has entered: see ic_hook_notify. */
+__attribute__((always_inline)) static inline void
+ic_hook_notify_in_section(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                          ic_observer_phase phase, uint32_t arg_count)
 {
-    ic_epoch_enter();
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
     if (list) {
         ic_invocation frame;
-        ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+        ic_invocation_init_frame_exact(&frame, slot->sig, args, ret, frame_flags, arg_count);
         const ic_observer_entry *first = list->items;
         uint32_t count = list->before_count;
         if (phase == IC_OBSERVE_AFTER) {
@@ -65,7 +66,32 @@ __attribute__((always_inline)) static inline void ic_hook_notify(const ic_hook_s
         else if (count)
             ic_hook_call_each(list, first, count, &frame);
     }
-    ic_epoch_exit();
+}
+
+/* ic_hook_notify from inside a section, or for a thread without the fast entry (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void
+ic_hook_notify_nested(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                      ic_observer_phase phase, uint32_t arg_count);
+
+/* Calls the live observers of `phase` on `slot` with a frame invocation over the call: `args`
+ * points at each argument (self and _cmd included), `ret` at the return value (after, and only
+ * if the signature returns one; NULL otherwise), `frame_flags` are extra invocation flags
+ * (IC_INV_CLOSURE_RETURN for libffi return buffers), `arg_count` is the signature's argument
+ * count (a typed trampoline passes constants for both: ic_invocation_init_frame_exact). Inlined
+ * into each observed body: measured, a call here cost about 1 ns of the ~6 ns an observed call
+ * costs; the single-observer special case saves saving three registers, about 0.45 ns. Only the
+ * outermost section of a thread with the fast entry is inlined; a nested one (an observer's own
+ * hooked sends) goes out of line, so the body keeps no `outer` word across its observers. */
+__attribute__((always_inline)) static inline void
+ic_hook_notify(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+               ic_observer_phase phase, uint32_t arg_count)
+{
+    if (IC_UNLIKELY(!ic_epoch_enter_fast())) {
+        ic_hook_notify_nested(slot, args, ret, frame_flags, phase, arg_count);
+        return;
+    }
+    ic_hook_notify_in_section(slot, args, ret, frame_flags, phase, arg_count);
+    ic_epoch_exit(0);
 }
 
 /* The object's slot for `sel`, or NULL. Hook tables are immutable and live as long as their
@@ -76,8 +102,12 @@ __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_
     if (!side) return NULL;
     const ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
     if (!table) return NULL;
-    for (uint32_t i = 0; i < table->count; i++)
+    /* A published table holds at least one slot (intercept.c publishes a table per slot added,
+     * never an empty one): the first is compared before the count is looked at. */
+    uint32_t i = 0;
+    do {
         if (table->slots[i]->sel == sel) return table->slots[i];
+    } while (++i < table->count);
     return NULL;
 }
 
@@ -106,15 +136,14 @@ ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
 }
 
 /* What an instead hook's frame carries (ic_invocation.chain), for ic_hook_call_original: the
- * slot's instead hooks of the snapshot the call took, how deep the chain is now, and how to run
- * the original. Lives on the stack of the call. */
+ * snapshot the call took (its instead hooks, their count and its `stale` flag:
+ * ic_hook_entry_live), how deep the chain is now, and how to run the original. The signature and
+ * the arguments are the frame's. Lives on the stack of the call; only what
+ * ic_hook_call_original's fast path reads is copied out of the snapshot. */
 typedef struct ic_hook_chain {
-    const ic_observer_list *list;   /* the snapshot (its `stale` flag: ic_hook_entry_live) */
-    const ic_observer_entry *hooks; /* in the order added: the last is outermost */
-    uint32_t count;
-    uint32_t level;        /* layers entered: 0 before the outermost hook runs */
-    bool narrow_arguments; /* the signature has narrow integer arguments (re-extended first) */
-    const ic_signature *sig;
+    const ic_observer_list *list; /* its instead hooks are the layers: the last is outermost */
+    uint32_t level;               /* layers entered: 1 while the outermost hook runs */
+    uint32_t direct_level;        /* list->direct_level: see ic_observer_list */
     ic_imp original;
     ic_hook_original_fn call_original;
 } ic_hook_chain;
@@ -124,17 +153,13 @@ typedef struct ic_hook_chain {
 IC_PRIVATE __attribute__((noinline)) void ic_hook_enter_chain(ic_hook_chain *chain,
                                                               ic_invocation *frame);
 
-/* Runs the instead chain of `slot` for a call whose arguments are at `args` and whose return
- * value goes to `ret` (NULL for void), with `original` as the innermost layer. Inlined into each
- * observed body, which then calls the outermost hook itself: one call layer (and its frame) fewer
- * between a trampoline and its hook. With the tail call in ic_hook_call_original,
- * hook_instead_optimized went from 29.0 to 24.4 ns (send 4.4 ns in the same runs). Anything but a
- * live outermost hook goes out of line (ic_hook_enter_chain). */
+/* Runs the instead chain of `slot` inside an epoch section the caller has entered: see
+ * ic_hook_run_instead. */
 __attribute__((always_inline)) static inline void
-ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
-                    ic_imp original, ic_hook_original_fn call_original)
+ic_hook_run_instead_in_section(const ic_hook_slot *slot, void **args, void *ret,
+                               uint32_t frame_flags, uint32_t arg_count, ic_imp original,
+                               ic_hook_original_fn call_original)
 {
-    ic_epoch_enter();
     /* The hint said there are instead hooks, but the snapshot may have none left: the chain then
      * just runs the original. */
     static const ic_observer_list none = {0};
@@ -142,29 +167,53 @@ ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t f
     if (IC_UNLIKELY(!list)) list = &none;
     ic_hook_chain chain = {
         .list = list,
-        .hooks = list->items + list->before_count,
-        .count = list->instead_count,
         .level = 1,
-        .narrow_arguments = slot->narrow_arguments,
-        .sig = slot->sig,
+        .direct_level = list->direct_level,
         .original = original,
         .call_original = call_original,
     };
     ic_invocation frame;
-    ic_invocation_init_frame(&frame, slot->sig, args, ret, frame_flags);
+    ic_invocation_init_frame_exact(&frame, slot->sig, args, ret, frame_flags, arg_count);
     frame.chain = &chain;
-    const ic_observer_entry *outermost = chain.count ? &chain.hooks[chain.count - 1] : NULL;
+    const ic_observer_entry *outermost = list->outermost_instead;
     if (IC_LIKELY(outermost && ic_hook_entry_live(list, outermost)))
         outermost->fn(&frame, outermost->call_context); /* depth 1: level 1 */
     else
         ic_hook_enter_chain(&chain, &frame);
-    ic_epoch_exit();
 }
 
-/* ic_hook_run_instead out of line, for callers that keep their own frame small (instead.c). */
+/* ic_hook_run_instead out of line, in a section of its own whatever the thread's state: for
+ * callers that keep their own frame small, and for a nested call (instead.c). */
 IC_PRIVATE __attribute__((noinline)) void
 ic_hook_run_instead_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
-                             ic_imp original, ic_hook_original_fn call_original);
+                             uint32_t arg_count, ic_imp original,
+                             ic_hook_original_fn call_original);
+
+/* Runs the instead chain of `slot` for a call whose arguments are at `args` and whose return
+ * value goes to `ret` (NULL for void), with `original` as the innermost layer; `frame_flags` and
+ * `arg_count` as for ic_hook_notify. Inlined into each observed body, which then calls the
+ * outermost hook itself: one call layer (and its frame) fewer between a trampoline and its hook.
+ * With the tail call in ic_hook_call_original, hook_instead_optimized went from 29.0 to 24.4 ns
+ * (send 4.4 ns in the same runs). Anything but a live outermost hook goes out of line
+ * (ic_hook_enter_chain), and so does a nested call (as for ic_hook_notify). */
+__attribute__((always_inline)) static inline void
+ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                    uint32_t arg_count, ic_imp original, ic_hook_original_fn call_original)
+{
+    if (IC_UNLIKELY(!ic_epoch_enter_fast())) {
+        ic_hook_run_instead_outlined(slot, args, ret, frame_flags, arg_count, original,
+                                     call_original);
+        return;
+    }
+    ic_hook_run_instead_in_section(slot, args, ret, frame_flags, arg_count, original,
+                                   call_original);
+    ic_epoch_exit(0);
+}
+
+/* ic_hook_notify of after-observers, out of line, for a typed trampoline's call that ran an
+ * instead chain (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void
+ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t arg_count);
 
 /* Re-extends the narrow integer arguments of a call to 32 bits after hooks may have rewritten
  * their low bytes (instead.c). */
@@ -180,21 +229,30 @@ __attribute__((always_inline)) static inline bool ic_hook_has_instead(const ic_h
     return atomic_load_explicit(&slot->instead_count, memory_order_acquire) != 0;
 }
 
-/* Before-observers, if any. */
+/* Before-observers, if any (callers that do not know the signature when compiled). */
 __attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_slot *slot,
                                                                  void **args, uint32_t frame_flags)
 {
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
-        ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE);
+        ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE,
+                       (uint32_t)slot->sig->arg_count);
 }
 
-/* After-observers, if any, with the return value at `ret` (NULL for void). */
+/* After-observers, if any, with the return value at `ret` (ignored for void; callers that do not
+ * know the signature when compiled). */
 __attribute__((always_inline)) static inline void
 ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags)
 {
     if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
-        ic_hook_notify(slot, args, ret, frame_flags, IC_OBSERVE_AFTER);
+        ic_hook_notify(slot, args, slot->sig->ret.size ? ret : NULL, frame_flags, IC_OBSERVE_AFTER,
+                       (uint32_t)slot->sig->arg_count);
 }
+
+/* Tags the selector's `engine` word when its newest typed record is its only one (records start
+ * on a cache line, so bit 0 is free): a class trampoline then finds its record with one test on
+ * the word, without loading the record's `typed_next` (a line of the record the call does not
+ * otherwise touch). class_hook.c keeps the tag; ic_class_hook_typed_head strips it. */
+#define IC_CLASS_HOOK_ONLY ((uintptr_t)1)
 
 /* The typed class-wide record of `sel` when it is the selector's only one (the common case), else
  * NULL: none (a class trampoline's selector always has one) or several, which
@@ -202,9 +260,16 @@ ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_f
  * `typed_next` immutable: no epoch section is needed. */
 __attribute__((always_inline)) static inline ic_class_hook *ic_class_hook_single(ic_sel sel)
 {
-    ic_class_hook *hook =
-        atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_acquire);
-    return hook && !hook->typed_next ? hook : NULL;
+    uintptr_t word =
+        (uintptr_t)atomic_load_explicit(&((struct ic_selector *)sel)->engine, memory_order_acquire);
+    return word & IC_CLASS_HOOK_ONLY ? (ic_class_hook *)(word - IC_CLASS_HOOK_ONLY) : NULL;
+}
+
+/* The newest typed class-wide record of `sel` (the head of its `typed_next` list), or NULL. */
+static inline ic_class_hook *ic_class_hook_typed_head(ic_sel sel, memory_order order)
+{
+    uintptr_t word = (uintptr_t)atomic_load_explicit(&((struct ic_selector *)sel)->engine, order);
+    return (ic_class_hook *)(word & ~IC_CLASS_HOOK_ONLY);
 }
 
 /* The class-wide record a class trampoline's call runs: the selector's only typed record or, with
@@ -217,12 +282,13 @@ __attribute__((always_inline)) static inline const ic_class_hook *ic_class_hook_
 }
 
 /* The original a call of class-wide `hook` runs: the IMP the class had, or (for an added
- * override) the superclass's method for the receiver. */
+ * override) the superclass's method for the receiver, whose call's argument addresses are `args`
+ * (self and _cmd first, as before-observers left them). */
 __attribute__((always_inline)) static inline ic_imp
-ic_class_hook_original(const ic_class_hook *hook, ic_id self, ic_sel sel)
+ic_class_hook_original(const ic_class_hook *hook, void **args)
 {
     ic_imp saved = atomic_load_explicit(&hook->saved, memory_order_acquire);
-    return IC_LIKELY(saved != NULL) ? saved : ic_class_hook_inherited_imp(hook, self, sel);
+    return IC_LIKELY(saved != NULL) ? saved : ic_class_hook_inherited_imp(hook, args);
 }
 
 #endif /* IC_HOOK_H */

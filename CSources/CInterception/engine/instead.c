@@ -33,41 +33,60 @@ void ic_hook_normalize_arguments(const ic_signature *sig, void **args)
             ic_hook_normalize_narrow(&sig->args[i], args[i]);
 }
 
-/* Runs the next layer inward from `level` (the chain's current level; its hooks and count passed
- * in too, so the outermost call reads them from registers, not back from the chain): the next
- * live instead hook, or at the bottom the original with the arguments as the hooks left them
- * (narrow integers re-extended as the callee expects). Leaves the chain's `level` at that layer:
- * the caller restores it. Inlined into ic_hook_enter_chain (the outermost layer, when it is not a
- * live hook: ic_hook_run_instead calls a live one itself) and call_inward. */
+/* Runs the next layer inward from `level` (the chain's current level; the snapshot's instead
+ * hooks and their count passed in too, so the outermost call reads them from registers, not back
+ * from the chain): the next live instead hook, or at the bottom the original with the arguments
+ * as the hooks left them (narrow integers re-extended as the callee expects). Leaves the chain's
+ * `level` at that layer: the caller restores it. Inlined into ic_hook_enter_chain (the outermost
+ * layer, when it is not a live hook: ic_hook_run_instead calls a live one itself) and
+ * call_inward. */
 __attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chain,
-                                                             ic_invocation *call, uint32_t level,
-                                                             const ic_observer_entry *hooks,
-                                                             uint32_t count)
+                                                             ic_invocation *call, uint32_t level)
 {
+    const ic_observer_list *list = chain->list;
+    const ic_observer_entry *hooks = list->items + list->before_count;
+    uint32_t count = list->instead_count;
     while (++level <= count) {
         const ic_observer_entry *hook = &hooks[count - level];
         /* A removed hook's layer passes through to the next one inward. */
-        if (IC_LIKELY(ic_hook_entry_live(chain->list, hook))) {
+        if (IC_LIKELY(ic_hook_entry_live(list, hook))) {
             chain->level = level;
             hook->fn(call, hook->call_context);
             return;
         }
     }
     chain->level = level;
-    if (IC_UNLIKELY(chain->narrow_arguments)) ic_hook_normalize_arguments(chain->sig, call->args);
-    chain->call_original(chain->sig, chain->original, call->args, call->ret);
+    const ic_signature *sig = call->sig;
+    if (IC_UNLIKELY(sig->narrow_arguments)) ic_hook_normalize_arguments(sig, call->args);
+    chain->call_original(sig, chain->original, call->args, call->ret);
 }
 
 void ic_hook_run_instead_outlined(const ic_hook_slot *slot, void **args, void *ret,
-                                  uint32_t frame_flags, ic_imp original,
+                                  uint32_t frame_flags, uint32_t arg_count, ic_imp original,
                                   ic_hook_original_fn call_original)
 {
-    ic_hook_run_instead(slot, args, ret, frame_flags, original, call_original);
+    uint64_t outer_section = ic_epoch_enter();
+    ic_hook_run_instead_in_section(slot, args, ret, frame_flags, arg_count, original,
+                                   call_original);
+    ic_epoch_exit(outer_section);
+}
+
+void ic_hook_notify_nested(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
+                           ic_observer_phase phase, uint32_t arg_count)
+{
+    uint64_t outer_section = ic_epoch_enter();
+    ic_hook_notify_in_section(slot, args, ret, frame_flags, phase, arg_count);
+    ic_epoch_exit(outer_section);
+}
+
+void ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t arg_count)
+{
+    ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, arg_count);
 }
 
 void ic_hook_enter_chain(ic_hook_chain *chain, ic_invocation *frame)
 {
-    run_inward(chain, frame, 0, chain->hooks, chain->count);
+    run_inward(chain, frame, 0);
 }
 
 /* ic_hook_call_original past its fast path: an inner layer that is a hook (or a removed one to
@@ -75,13 +94,13 @@ void ic_hook_enter_chain(ic_hook_chain *chain, ic_invocation *frame)
 static __attribute__((noinline)) ic_status call_inward(ic_hook_chain *chain, ic_invocation *call)
 {
     uint32_t entered = chain->level;
-    run_inward(chain, call, entered, chain->hooks, chain->count);
+    run_inward(chain, call, entered);
     /* Back at this layer: a second call from the same hook runs the same inner layers again. */
     chain->level = entered;
     return IC_OK;
 }
 
-ic_status ic_hook_call_original(ic_invocation *call)
+IC_HOT_ENTRY ic_status ic_hook_call_original(ic_invocation *call)
 {
     if (IC_UNLIKELY(!call))
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_call_original: call is NULL");
@@ -90,10 +109,11 @@ ic_status ic_hook_call_original(ic_invocation *call)
         return ic_fail(IC_ERR_INVALID_ARGUMENT,
                        "ic_hook_call_original: this invocation is not the call an instead hook "
                        "received (only instead hooks have an original to call)");
-    /* The innermost hook (the only one, usually) calling its original: the next layer is the
-     * original itself, which never reads the chain's level, so the call is the last thing done
-     * here: a tail call, with no stack frame (the rest is in call_inward). */
-    if (IC_LIKELY(chain->level == chain->count && !chain->narrow_arguments))
-        return chain->call_original(chain->sig, chain->original, call->args, call->ret);
+    /* The innermost hook (the only one, usually) calling its original with no narrow argument to
+     * re-extend (direct_level: one comparison for both): the next layer is the original itself,
+     * which never reads the chain's level, so the call is the last thing done here: a tail call,
+     * with no stack frame (the rest is in call_inward). */
+    if (IC_LIKELY(chain->level == chain->direct_level))
+        return chain->call_original(call->sig, chain->original, call->args, call->ret);
     return call_inward(chain, call);
 }

@@ -271,6 +271,8 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     list->before_count = counts[0];
     list->instead_count = counts[1];
     list->after_count = counts[2];
+    list->direct_level = slot->narrow_arguments ? 0 : counts[1];
+    list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
     atomic_init(&list->stale, false);
     /* No longer current: a call still holding it checks its observers' `removed` flags. */
     if (old) atomic_store_explicit(&old->stale, true, memory_order_seq_cst);
@@ -721,7 +723,7 @@ static void engine_object_freed(ic_side *side, const void *address)
     /* One section from collecting the observers until they are unregistered: a removal that
      * claims one of them meanwhile waits for it before freeing the observer (a removal made
      * before step 1 has unlisted it). */
-    ic_epoch_enter();
+    uint64_t outer_section = ic_epoch_enter();
 
     /* 1. Take the "after dealloc" observers and every observer of the object's slots. */
     ic_lock(&ic_intercept_lock);
@@ -766,7 +768,7 @@ static void engine_object_freed(ic_side *side, const void *address)
         engine->in_subclass = false;
     }
     ic_unlock(&ic_intercept_lock);
-    ic_epoch_exit();
+    ic_epoch_exit(outer_section);
 
     /* 4. Retire: observers (the reclaimer releases their contexts), slots, tables, state. */
     for (size_t i = 0; i < kept; i++)

@@ -39,17 +39,32 @@ struct ic_invocation {
     void *chain;
 };
 
+/* Makes `inv` a frame over existing storage, given what ic_invocation_init_frame derives from
+ * the signature: `ret` NULL exactly when the signature returns void, `arg_count` its argument
+ * count; its `plain_ret_size` is 0. A typed trampoline knows both when it is compiled, which saves
+ * its hooked calls the signature's loads. */
+__attribute__((always_inline)) static inline void
+ic_invocation_init_frame_exact(ic_invocation *inv, const ic_signature *sig, void **args, void *ret,
+                               uint32_t flags, uint32_t arg_count)
+{
+    inv->sig = sig;
+    inv->args = args;
+    inv->ret = ret;
+    inv->flags = IC_INV_FRAME | flags;
+    inv->arg_count = arg_count;
+    /* No inline return stores (ic_invocation_set_return_value_inline answers 0 and the exported
+     * setter runs): the caller knows the result's register class, not its size. */
+    inv->plain_ret_size = 0;
+    inv->chain = NULL;
+}
+
 /* Makes `inv` a frame over existing storage. */
 static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signature *sig,
                                             void **args, void *ret, uint32_t flags)
 {
-    inv->sig = sig;
-    inv->args = args;
-    inv->ret = sig->ret.size ? ret : NULL;
-    inv->flags = IC_INV_FRAME | flags;
-    inv->arg_count = (uint32_t)sig->arg_count;
+    ic_invocation_init_frame_exact(inv, sig, args, sig->ret.size ? ret : NULL, flags,
+                                   (uint32_t)sig->arg_count);
     inv->plain_ret_size = flags & IC_INV_CLOSURE_RETURN ? 0 : (uint32_t)sig->ret.size;
-    inv->chain = NULL;
 }
 
 /* Zeroes a libffi closure's return buffer before a handler runs, so an unset return value reads

@@ -15,7 +15,8 @@ struct ic_selector {
     uint32_t index;   /* dense registration number, from 1 */
     const char *name; /* owned, immortal */
     /* The interception engine's record for the selector (opaque here, like ic_class.engine):
-     * the newest class-wide hook of it that runs a typed trampoline. Published (release) under
+     * the newest class-wide hook of it that runs a typed trampoline, its low bit set while it is
+     * the only one (engine/hook.h, IC_CLASS_HOOK_ONLY). Published (release) under
      * ic_intercept_lock, read by calls without a lock; NULL until then. */
     void *_Atomic engine;
     /* The synthesized properties whose typed accessor (typed_accessor.h) this selector names, one
