@@ -28,7 +28,9 @@ extension RuntimeClass {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
     ) throws(RuntimeError) -> ic_imp? {
         let returnsObject = R.runtimeEncoding == "@"
-        return try replaceWithClosure(selector, result: R.self, repeat (each A).self) { this, frame in
+        let typed = SwiftMethodBody(definingClass: pointer, body)
+        return try replaceWithClosure(selector, result: R.self, repeat (each A).self, body: typed) {
+            this, frame in
             var index = 2
             let result = body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
             MethodFrame.setResult(result, frame, returnsObject: returnsObject)
@@ -40,7 +42,9 @@ extension RuntimeClass {
     public func replaceMethod<each A: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> Void
     ) throws(RuntimeError) -> ic_imp? {
-        return try replaceWithClosure(selector, result: NoResult.self, repeat (each A).self) { this, frame in
+        // No typed body: a closure literal cannot take a pack (sends call the closure IMP).
+        return try replaceWithClosure(selector, result: NoResult.self, repeat (each A).self, body: nil) {
+            this, frame in
             var index = 2
             body(this, repeat MethodFrame.argument(frame, &index, as: (each A).self))
         }
@@ -97,6 +101,7 @@ extension RuntimeClass {
     /// Makes a closure IMP for a Swift signature and installs it as `selector`.
     private func replaceWithClosure<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
+        body: SwiftMethodBody<repeat each A, R>?,
         invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
     ) throws(RuntimeError) -> ic_imp? {
         let known = KnownSelectors.shared
@@ -122,11 +127,16 @@ extension RuntimeClass {
             }
         }
         let imp = try MethodClosure.makeIMP(signature: signature, definingClass: pointer, invoke: invoke)
+        // Registered before the IMP is installed, so that a plan made as soon as it runs finds
+        // it (one made without it would only call the IMP, not go wrong).
+        if let body {
+            SwiftMethodBodies.register(imp, body)
+        }
         var previous: ic_imp?
         let status = ic_class_replace_method(pointer, selector.pointer, imp, existing ?? encoding, &previous)
         guard status == IC_OK else {
             let error = RuntimeError.lastCError()
-            ic_closure_imp_destroy(imp)  // never installed, never called
+            MethodClosure.destroy(imp)  // never installed, never called
             throw error
         }
         return previous

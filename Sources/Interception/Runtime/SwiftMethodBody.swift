@@ -80,6 +80,11 @@ enum SwiftMethodBodies {
         _ = bodies.withLock { $0.removeValue(forKey: address(of: imp)) }
     }
 
+    /// Whether `imp` is a Swift method closure with a typed body.
+    static func hasBody(_ imp: ic_imp) -> Bool {
+        bodies.withLock { $0[address(of: imp)] != nil }
+    }
+
     /// An IMP's address.
     static func address(of imp: ic_imp) -> UInt { unsafeBitCast(imp, to: UInt.self) }
 

@@ -276,6 +276,16 @@ final class SendPlanCache: Sendable {
         return plan
     }
 
+    /// Caches `plan` in place of the key's current plan (which stays valid for the sends that
+    /// hold it: plans are immortal), and publishes it.
+    func replace(_ plan: consuming SendPlan) -> PlanPointer {
+        let key = plan.key
+        let fresh = SendPlanStorage.allocate(plan)
+        plans.withLock { $0[key] = UInt(bitPattern: fresh) }
+        ic_send_cache_publish(SendPlanStorage.entry(of: fresh))
+        return fresh
+    }
+
     /// Caches `plan`, or drops it for the plan another thread cached first for the same key.
     func insert(_ plan: consuming SendPlan) -> PlanPointer {
         let key = plan.key

@@ -229,8 +229,8 @@ struct RuntimeObjectSendToSwiftMethodTests {
         #expect(fast?.callsThroughRegisters == false)
         let viaEntry: DDD = try object.sendChecked("scale:by:", signature, v, 3.0)
         #expect(viaEntry.a == 3 && viaEntry.b == 6 && viaEntry.c == 9)
-        // Replaced by a method of the same encoding whose IMP has no typed body: the send takes
-        // the checked path (an invocation), not the old body.
+        // Replaced by another closure: the old body is never called again; the new one is,
+        // directly, once its IMP is checked.
         try cls.replaceMethod("scale:by:") { (this: RuntimeObject, v: DDD, k: Double) -> DDD in
             DDD(a: v.a + k, b: v.b + k, c: v.c + k)
         }
@@ -238,6 +238,9 @@ struct RuntimeObjectSendToSwiftMethodTests {
             let shifted: DDD = try object.send("scale:by:", v, 1.0)
             #expect(shifted.a == 2 && shifted.b == 3 && shifted.c == 4)
         }
+        let replaced = FastSend.resolve(
+            receiver: object.pointer, selector: Selector("scale:by:").pointer, signature: signature)
+        #expect(replaced?.swiftMethodBody(as: SwiftMethodBody<DDD, Double, DDD>.self) != nil)
     }
 
     @Test("an object result of a directly called body reaches the caller with its own reference")
