@@ -27,7 +27,11 @@ typedef struct ic_binding_thread_words {
 } ic_binding_thread_words;
 
 /* The calling thread's words. Defined in runtime/binding_thread.c. */
+#ifdef __cplusplus
+IC_EXPORT extern thread_local ic_binding_thread_words ic_binding_thread;
+#else
 IC_EXPORT extern _Thread_local ic_binding_thread_words ic_binding_thread;
+#endif
 
 /* The calling thread's words, inline (for bindings that cannot name a thread-local). */
 static inline ic_binding_thread_words *ic_binding_thread_words_get(void)
