@@ -41,14 +41,15 @@ final class MethodClosure: Sendable {
             { frame, context in
                 guard let frame, let context else { return }
                 // One layer from the C entry to the user's thunk: `this` is made here, with the
-                // closure and its context borrowed from the IMP's context (no retain).
-                Unmanaged<ReceiverMethodClosure>.fromOpaque(context)._withUnsafeGuaranteedRef { closure in
-                    ThisHandles.call(
-                        MethodFrame.receiver(frame),
-                        methodClass: OpaquePointer(bitPattern: closure.definingClass)
-                    ) { this in
-                        closure.invoke(this, frame)
-                    }
+                // closure and its context borrowed from the IMP's context (no retain). Each
+                // borrow is a one-line closure, which the compiler inlines: borrowing once around
+                // the whole call left that closure out of line, a call layer of its own.
+                let closure = Unmanaged<ReceiverMethodClosure>.fromOpaque(context)
+                let definingClass = closure._withUnsafeGuaranteedRef { $0.definingClass }
+                ThisHandles.call(
+                    MethodFrame.receiver(frame), methodClass: OpaquePointer(bitPattern: definingClass)
+                ) { this in
+                    closure._withUnsafeGuaranteedRef { $0.invoke(this, frame) }
                 }
             })
     }
