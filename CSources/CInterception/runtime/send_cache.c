@@ -38,7 +38,10 @@ static inline ic_send_cache_entry *slot_entry(const ic_class *cls, ic_sel sel, u
     return NULL;
 }
 
-ic_send_cache_hit ic_send_cache_lookup(ic_id receiver, ic_sel sel, uint64_t shape)
+/* On a cache line of its own start, like ic_msg_lookup (message.c): every typed send from Swift
+ * runs it. */
+__attribute__((aligned(64))) ic_send_cache_hit ic_send_cache_lookup(ic_id receiver, ic_sel sel,
+                                                                    uint64_t shape)
 {
     if (IC_UNLIKELY(!receiver || !sel)) return (ic_send_cache_hit){NULL, NULL};
     ic_class *cls = ic_object_isa(receiver);

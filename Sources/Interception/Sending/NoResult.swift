@@ -10,6 +10,8 @@
 struct NoResult: RuntimeValue {
     @usableFromInline static var runtimeEncoding: String { "v" }
 
+    @usableFromInline static var _signatureSeed: UInt64 { 0x1F1D_8F5C_8F2A_3B47 }
+
     @usableFromInline init() {}
 
     @usableFromInline init(runtimeRepresentation: UInt8) {}

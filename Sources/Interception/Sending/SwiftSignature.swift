@@ -30,6 +30,10 @@ struct SwiftSignature {
     }
 
     /// Adds the next argument type.
+    /// The hash mixes each type's ``RuntimeValue/_signatureSeed`` when it states one: the
+    /// standard types do, so a specialized send's hash folds to a constant. (Mixing metadata
+    /// addresses, which are loaded at run time, put two multiplications before the send cache's
+    /// probe could index its table.) The exact type list is kept either way.
     @inlinable @inline(__always)
     mutating func append<T: RuntimeValue>(_ type: T.Type) {
         let bits = UInt(bitPattern: ObjectIdentifier(type))
@@ -37,7 +41,8 @@ struct SwiftSignature {
             types[count] = bits
         }
         count += 1
-        let x = (hash ^ UInt64(bits)) &* 0x9E37_79B9_7F4A_7C15
+        let seed = T._signatureSeed != 0 ? T._signatureSeed : UInt64(bits)
+        let x = (hash ^ seed) &* 0x9E37_79B9_7F4A_7C15
         hash = x ^ (x >> 29)
     }
 

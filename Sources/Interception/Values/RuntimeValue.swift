@@ -61,11 +61,21 @@ public protocol RuntimeValue: PropertyValue {
     /// reading the call's plan; 0 (the default) means "read the plan". A conformance that states
     /// it must state exactly the slot its encoding has (the standard ones do; a test checks).
     static var _registerSlot: UInt8 { get }
+
+    /// Implementation detail of the send cache: a constant that stands for this type in the
+    /// hash of a call's Swift types, so that a specialized send's hash is a compile-time
+    /// constant; 0 (the default) means "hash the type's metadata address", loaded at run time.
+    /// Only the hash uses it (hits are confirmed against the metadata), so two types stating the
+    /// same value cost a slow path, never a wrong call.
+    static var _signatureSeed: UInt64 { get }
 }
 
 extension RuntimeValue {
     /// 0: the fast path reads the slot from the call's plan.
     public static var _registerSlot: UInt8 { 0 }
+
+    /// 0: the hash reads the type's metadata address.
+    public static var _signatureSeed: UInt64 { 0 }
 
     /// The C value's bytes, zero-extended (only called for values of at most 8 bytes).
     public func _registerBits() -> UInt64 {
@@ -114,6 +124,7 @@ extension Int8: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `int8` slot.
     public static var _registerSlot: UInt8 { 1 }
+    public static var _signatureSeed: UInt64 { 0x5A1C_3E7B_90D2_4F61 }
 }
 
 extension Int16: RuntimeValue, RuntimeIntegerRegister {
@@ -122,6 +133,7 @@ extension Int16: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `int16` slot.
     public static var _registerSlot: UInt8 { 3 }
+    public static var _signatureSeed: UInt64 { 0x7C2E_91A4_3B6D_0F58 }
 }
 
 extension Int32: RuntimeValue, RuntimeIntegerRegister {
@@ -130,6 +142,7 @@ extension Int32: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `int32` slot.
     public static var _registerSlot: UInt8 { 5 }
+    public static var _signatureSeed: UInt64 { 0x1F83_D9AB_FB41_BD6B }
 }
 
 extension Int64: RuntimeValue, RuntimeIntegerRegister {
@@ -138,6 +151,7 @@ extension Int64: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `word` slot.
     public static var _registerSlot: UInt8 { 7 }
+    public static var _signatureSeed: UInt64 { 0x6A09_E667_F3BC_C908 }
 }
 
 extension Int: RuntimeValue, RuntimeIntegerRegister {
@@ -146,6 +160,7 @@ extension Int: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `word` slot.
     public static var _registerSlot: UInt8 { 7 }
+    public static var _signatureSeed: UInt64 { 0xBB67_AE85_84CA_A73B }
 }
 
 extension UInt8: RuntimeValue, RuntimeIntegerRegister {
@@ -154,6 +169,7 @@ extension UInt8: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `uint8` slot.
     public static var _registerSlot: UInt8 { 2 }
+    public static var _signatureSeed: UInt64 { 0x3C6E_F372_FE94_F82B }
 }
 
 extension UInt16: RuntimeValue, RuntimeIntegerRegister {
@@ -162,6 +178,7 @@ extension UInt16: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `uint16` slot.
     public static var _registerSlot: UInt8 { 4 }
+    public static var _signatureSeed: UInt64 { 0xA54F_F53A_5F1D_36F1 }
 }
 
 extension UInt32: RuntimeValue, RuntimeIntegerRegister {
@@ -170,6 +187,7 @@ extension UInt32: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `uint32` slot.
     public static var _registerSlot: UInt8 { 6 }
+    public static var _signatureSeed: UInt64 { 0x510E_527F_ADE6_82D1 }
 }
 
 extension UInt64: RuntimeValue, RuntimeIntegerRegister {
@@ -178,6 +196,7 @@ extension UInt64: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `word` slot.
     public static var _registerSlot: UInt8 { 7 }
+    public static var _signatureSeed: UInt64 { 0x9B05_688C_2B3E_6C1F }
 }
 
 extension UInt: RuntimeValue, RuntimeIntegerRegister {
@@ -186,6 +205,7 @@ extension UInt: RuntimeValue, RuntimeIntegerRegister {
 
     /// The `word` slot.
     public static var _registerSlot: UInt8 { 7 }
+    public static var _signatureSeed: UInt64 { 0x5BE0_CD19_137E_2179 }
 }
 
 extension Float: RuntimeValue {
@@ -194,6 +214,7 @@ extension Float: RuntimeValue {
 
     /// The `float` slot.
     public static var _registerSlot: UInt8 { 8 }
+    public static var _signatureSeed: UInt64 { 0xCBBB_9D5D_C105_9ED8 }
 
     /// The bit pattern, in the low 32 bits.
     public func _registerBits() -> UInt64 { UInt64(bitPattern) }
@@ -208,6 +229,7 @@ extension Double: RuntimeValue {
 
     /// The `double` slot.
     public static var _registerSlot: UInt8 { 9 }
+    public static var _signatureSeed: UInt64 { 0x629A_292A_367C_D507 }
 
     /// The bit pattern.
     public func _registerBits() -> UInt64 { bitPattern }
@@ -229,6 +251,7 @@ extension Bool: RuntimeValue {
 
     /// The `uint8` slot.
     public static var _registerSlot: UInt8 { 2 }
+    public static var _signatureSeed: UInt64 { 0x9159_015A_3070_DD17 }
 
     /// Any nonzero byte is `true` (C code may store other values than 1 in a `_Bool`'s byte, and
     /// a Swift `Bool` must be exactly 0 or 1).
@@ -253,6 +276,7 @@ extension Selector: RuntimeValue {
 
     /// The word slot (a pointer).
     public static var _registerSlot: UInt8 { 7 }
+    public static var _signatureSeed: UInt64 { 0x152F_ECD8_F70E_5939 }
 
     /// The selector; a NULL selector traps: declare the type `Selector?` where NULL can come.
     public init(runtimeRepresentation: UnsafeRawPointer?) {

@@ -266,3 +266,39 @@ struct RegisterSlotStatementTests {
         }
     }
 }
+
+@Suite("Typed sends: signature seeds stated by the standard types")
+struct SignatureSeedTests {
+    @Test("the standard types state distinct non-zero seeds; other types hash by their metadata")
+    func standardSeedsAreDistinct() {
+        let seeds: [UInt64] = [
+            Int8._signatureSeed, Int16._signatureSeed, Int32._signatureSeed, Int64._signatureSeed,
+            Int._signatureSeed, UInt8._signatureSeed, UInt16._signatureSeed, UInt32._signatureSeed,
+            UInt64._signatureSeed, UInt._signatureSeed, Float._signatureSeed, Double._signatureSeed,
+            Bool._signatureSeed, Selector._signatureSeed, NoResult._signatureSeed,
+        ]
+        #expect(!seeds.contains(0))
+        #expect(Set(seeds).count == seeds.count)
+        #expect(RuntimeObject?._signatureSeed == 0)
+        #expect(DDD._signatureSeed == 0)
+    }
+
+    @Test("signatures that differ in a type, its position or their number hash apart")
+    func signaturesHashApart() {
+        let signatures = [
+            SwiftSignature(Int32.self).appending(Int32.self),
+            SwiftSignature(Int32.self).appending(Int.self),
+            SwiftSignature(Int.self).appending(Int32.self),
+            SwiftSignature(Int32.self).appending(Int32.self).appending(Int32.self),
+            SwiftSignature(NoResult.self).appending(Int32.self),
+            SwiftSignature(Int32.self).appending(RuntimeObject?.self),
+            SwiftSignature(Int32.self).appending(RuntimeClass?.self),
+            SwiftSignature(Double.self).appending(Float.self),
+            SwiftSignature(Float.self).appending(Double.self),
+        ]
+        #expect(Set(signatures.map(\.hash)).count == signatures.count)
+        // The exact types are kept for confirmation, whatever the hash.
+        #expect(!signatures[1].matches(signatures[2]))
+        #expect(signatures[0].matches(SwiftSignature(Int32.self).appending(Int32.self)))
+    }
+}
