@@ -276,12 +276,19 @@ final class SendPlanCache: Sendable {
         return plan
     }
 
+    /// Plans a `replace` took out of `plans`: still immortal (a send may hold one), and kept
+    /// reachable here. Only touched under its lock.
+    private let superseded = Locked<[UInt]>([])
+
     /// Caches `plan` in place of the key's current plan (which stays valid for the sends that
     /// hold it: plans are immortal), and publishes it.
     func replace(_ plan: consuming SendPlan) -> PlanPointer {
         let key = plan.key
         let fresh = SendPlanStorage.allocate(plan)
-        plans.withLock { $0[key] = UInt(bitPattern: fresh) }
+        let old = plans.withLock { $0.updateValue(UInt(bitPattern: fresh), forKey: key) }
+        if let old {
+            superseded.withLock { $0.append(old) }
+        }
         ic_send_cache_publish(SendPlanStorage.entry(of: fresh))
         return fresh
     }
