@@ -96,14 +96,10 @@ static uint64_t register_call(const entry_slot *slot, const uint64_t save[IC_REG
     for (uint32_t i = 0; i < slot->arg_count; i++)
         args[i] = (void *)&save[slot->saved_index[i]];
     uint64_t ret[2] = {0, 0};
-    ic_invocation inv = {
-        .sig = slot->sig,
-        .args = args,
-        .ret = slot->ret_size ? ret : NULL,
-        .flags = IC_INV_FRAME,
-        .arg_count = slot->arg_count,
-        .plain_ret_size = slot->ret_size,
-    };
+    ic_invocation inv;
+    ic_invocation_init_frame_exact(&inv, slot->sig, args, slot->ret_size ? ret : NULL, 0,
+                                   slot->arg_count);
+    inv.plain_ret_size = slot->ret_size; /* a plain frame: the return is stored as it is */
     slot->fn(&inv, slot->context);
     return ret[0];
 }

@@ -121,7 +121,7 @@ static ic_invocation *lay_out(unsigned char *block, const ic_signature *sig, uin
     inv->ret = sig->ret.size ? buffer + sig->ret_offset : NULL;
     inv->flags = flags;
     inv->arg_count = (uint32_t)sig->arg_count;
-    inv->plain_ret_size = flags & IC_INV_CLOSURE_RETURN ? 0 : (uint32_t)sig->ret.size;
+    inv->plain_ret_size = ic_invocation_plain_ret_size(sig, flags);
     return inv;
 }
 

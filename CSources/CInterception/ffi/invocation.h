@@ -39,6 +39,13 @@ struct ic_invocation {
     void *chain;
 };
 
+/* The plain_ret_size of an invocation of `sig` with `flags`: its return size, unless the storage
+ * widens (a libffi closure's) or there is none. */
+static inline uint32_t ic_invocation_plain_ret_size(const ic_signature *sig, uint32_t flags)
+{
+    return flags & IC_INV_CLOSURE_RETURN ? 0 : (uint32_t)sig->ret.size;
+}
+
 /* Makes `inv` a frame over existing storage, given what ic_invocation_init_frame derives from
  * the signature: `ret` NULL exactly when the signature returns void, `arg_count` its argument
  * count; its `plain_ret_size` is 0. A typed trampoline knows both when it is compiled, which saves
@@ -64,7 +71,7 @@ static inline void ic_invocation_init_frame(ic_invocation *inv, const ic_signatu
 {
     ic_invocation_init_frame_exact(inv, sig, args, sig->ret.size ? ret : NULL, flags,
                                    (uint32_t)sig->arg_count);
-    inv->plain_ret_size = flags & IC_INV_CLOSURE_RETURN ? 0 : (uint32_t)sig->ret.size;
+    inv->plain_ret_size = ic_invocation_plain_ret_size(sig, flags);
 }
 
 /* Zeroes a libffi closure's return buffer before a handler runs, so an unset return value reads

@@ -59,7 +59,7 @@ enum ThisHandles {
     }()
 
     /// The offset of a Swift object's reference-count word (after its metadata pointer).
-    @usableFromInline static var countWordOffset: Int { MemoryLayout<UnsafeRawPointer>.size }
+    @inlinable static var countWordOffset: Int { MemoryLayout<UnsafeRawPointer>.size }
 
     /// Runs `body` with a borrowed handle to `receiver` (the thread's spare, rebound, or a new
     /// one), then ends the call: an escaped handle takes its reference; one that nothing else
@@ -81,8 +81,7 @@ enum ThisHandles {
             handle = makeHandle(receiver, methodClass: methodClass)
         }
         let result = handle._withUnsafeGuaranteedRef { body($0) }
-        let word = ic_binding_load_word_relaxed(UnsafeRawPointer(handle.toOpaque()) + countWordOffset)
-        if word == words.pointee.spare_state, words.pointee.spare == nil {
+        if countWord(handle.toOpaque()) == words.pointee.spare_state, words.pointee.spare == nil {
             words.pointee.spare = handle.toOpaque()  // the call's reference moves to the thread
         } else {
             finish(handle)
@@ -128,7 +127,8 @@ enum ThisHandles {
     }
 
     /// The reference-count word of the object at `object`.
-    private static func countWord(_ object: UnsafeMutableRawPointer) -> UInt64 {
+    @inlinable @inline(__always)
+    static func countWord(_ object: UnsafeMutableRawPointer) -> UInt64 {
         ic_binding_load_word_relaxed(UnsafeRawPointer(object) + countWordOffset)
     }
 

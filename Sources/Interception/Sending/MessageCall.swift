@@ -78,25 +78,25 @@ struct MessageCall: ~Copyable {
         } else {
             imp = ic_msg_lookup(receiver, selector.pointer)
         }
-        if plan.pointee.cacheable {
+        func validatedForIMP(_ plan: UnsafeMutablePointer<SendPlan>) -> Bool {
             let validated = ic_send_cache_validated_imp(SendPlanStorage.entry(of: plan))
-            if validated.map({ unsafeBitCast($0, to: UInt.self) }) != unsafeBitCast(imp, to: UInt.self) {
-                if !ownsPlan, SwiftMethodBodies.hasBody(imp) {
-                    // A Swift closure took the method's place (a replacement, an override): a
-                    // plan made for it calls its typed body directly (plans are immutable, so
-                    // this is a new one, in place of the old for the key). Made like any plan,
-                    // so it checks the encoding; its entry is validated for the method's IMP,
-                    // which is the closure unless it changed again meanwhile (then the next
-                    // send checks again).
-                    plan = SendPlanCache.shared.replace(try makePlan(key, lookupClass))
-                    if !plan.pointee.matches(signature) {
-                        preconditionFailure("a remade send plan lost its Swift types")
-                    }
+            return validated.map { unsafeBitCast($0, to: UInt.self) } == unsafeBitCast(imp, to: UInt.self)
+        }
+        if plan.pointee.cacheable, !validatedForIMP(plan) {
+            if !ownsPlan, SwiftMethodBodies.hasBody(imp) {
+                // A Swift closure took the method's place (a replacement, an override): a
+                // plan made for it calls its typed body directly (plans are immutable, so
+                // this is a new one, in place of the old for the key). Made like any plan,
+                // so it checks the encoding; its entry is validated for the method's IMP,
+                // which is the closure unless it changed again meanwhile (then the next
+                // send checks again).
+                plan = SendPlanCache.shared.replace(try makePlan(key, lookupClass))
+                if !plan.pointee.matches(signature) {
+                    preconditionFailure("a remade send plan lost its Swift types")
                 }
-                let validated = ic_send_cache_validated_imp(SendPlanStorage.entry(of: plan))
-                if validated.map({ unsafeBitCast($0, to: UInt.self) }) != unsafeBitCast(imp, to: UInt.self) {
-                    try SendPlan.revalidate(plan, imp: imp, receiver: receiver, selector: selector)
-                }
+            }
+            if !validatedForIMP(plan) {
+                try SendPlan.revalidate(plan, imp: imp, receiver: receiver, selector: selector)
             }
         }
 
