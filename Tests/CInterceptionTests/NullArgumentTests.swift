@@ -734,6 +734,26 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             "ic_closure_imp_signature",
             { _ in expectRecorded(IC_ERR_NOT_A_CLOSURE) { #expect(ic_closure_imp_signature(nil) == nil) } }
         ),
+        (
+            "ic_closure_imp_create_with_registers",
+            { f in
+                let callback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_closure_imp_create_with_registers(nil, callback, nil, nil, nil) == nil)
+                }
+                expectRecorded(IC_ERR_INVALID_ARGUMENT) {
+                    #expect(ic_closure_imp_create_with_registers(f.sig, nil, nil, nil, nil) == nil)
+                }
+            }
+        ),
+        (
+            "ic_closure_imp_kind",
+            { _ in
+                expectRecorded(IC_ERR_NOT_A_CLOSURE) {
+                    #expect(ic_closure_imp_kind(nil) == IC_CLOSURE_KIND_NONE)
+                }
+            }
+        ),
 
         // ic_intercept.h
         (

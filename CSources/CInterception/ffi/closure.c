@@ -8,8 +8,10 @@
  * with all 6 integer and 8 vector argument registers of the System V x86-64 / AAPCS64 calling
  * conventions. Every argument of such a signature lands in one of those parameters (integer-class
  * and floating-point values are assigned to the two register sequences independently, in
- * order), and registers the caller did not set are never read. The entry stores them, points a
- * frame invocation at them and calls the callback: no libffi on the call. Entry k finds what
+ * order), and registers the caller did not set are never read. The entry stores them in a save
+ * area and runs the slot's `run`: the closure's register callback, given the save area as it is
+ * (ic_closure_imp_create_with_registers), or `frame_run`, which points a frame invocation at the
+ * saved values and calls the frame callback. No libffi on the call. Entry k finds what
  * it needs in `entry_slots[k]`; there are IC_REGISTER_ENTRIES per result class (integer or
  * vector), handed out first come and given back on destroy. Every other signature, and any
  * once the entries are taken, gets a libffi closure (about a hundred nanoseconds more per call,
@@ -37,6 +39,7 @@ typedef struct closure_record {
     ic_imp imp;              /* the closure's executable address */
     const ic_signature *sig; /* immortal */
     ic_closure_fn fn;
+    ic_closure_register_fn register_fn; /* NULL: register entries run `fn` through a frame */
     void *context;
     ic_context_release_fn release;
 } closure_record;
@@ -57,8 +60,8 @@ static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_dat
 /* ---- register entries ------------------------------------------------------------------ */
 
 #define IC_REGISTER_ENTRIES  256
-#define IC_REGISTER_INTEGERS 6
-#define IC_REGISTER_VECTORS  8
+#define IC_REGISTER_INTEGERS IC_CLOSURE_INTEGER_REGISTERS
+#define IC_REGISTER_VECTORS  IC_CLOSURE_VECTOR_REGISTERS
 
 /* Free entries of each result class: a stack of indices, then the never-used ones from
  * `entry_next`. Guarded by ic_closure_lock. */
@@ -76,6 +79,8 @@ static size_t entry_free_count[2], entry_next[2];
  * before the IMP can be installed anywhere, rewritten only when the entry is taken again, which
  * the contract of ic_closure_imp_destroy puts after every call of the old closure. */
 typedef struct entry_slot {
+    ic_closure_register_fn run; /* the register callback, or frame_run */
+    void *run_context;          /* its context: the closure's, or this slot for frame_run */
     const ic_signature *sig;
     ic_closure_fn fn;
     void *context;
@@ -85,13 +90,14 @@ typedef struct entry_slot {
 } entry_slot;
 static entry_slot entry_slots[2 * IC_REGISTER_ENTRIES];
 
-/* Runs a call that arrived in registers: the frame's argument pointers point at the register
- * values as saved here (little-endian: a narrower value is the low bytes), the return buffer is
- * zeroed and two words wide. The frame is plain (no IC_INV_CLOSURE_RETURN): the entry returns
- * the buffer's first word from its register, so a narrow result needs no widening (callers
- * extend a returned value from its own width). */
-static uint64_t register_call(const entry_slot *slot, const uint64_t save[IC_REGISTER_SAVED])
+/* Runs a call that arrived in registers through a frame callback: the frame's argument
+ * pointers point at the register values as saved (little-endian: a narrower value is the low
+ * bytes), the return buffer is zeroed and two words wide. The frame is plain (no
+ * IC_INV_CLOSURE_RETURN): the entry returns the buffer's first word from its register, so a
+ * narrow result needs no widening (callers extend a returned value from its own width). */
+static uint64_t frame_run(const uint64_t *save, void *context)
 {
+    const entry_slot *slot = context;
     void *args[IC_REGISTER_SAVED];
     for (uint32_t i = 0; i < slot->arg_count; i++)
         args[i] = (void *)&save[slot->saved_index[i]];
@@ -130,7 +136,7 @@ static inline uint64_t vector_bits(double value)
                                               vector_bits(x5),                                     \
                                               vector_bits(x6),                                     \
                                               vector_bits(x7)};                                    \
-    uint64_t bits = register_call(&entry_slots[K], save);
+    uint64_t bits = entry_slots[K].run(save, entry_slots[K].run_context);
 
 /* Integer (or void) result in rax / x0; vector result: the bits in xmm0 / v0 (a float in the
  * low 32 bits, as it was stored). */
@@ -211,6 +217,8 @@ static void take_entry(closure_record *rec)
     rec->entry = index + cls * IC_REGISTER_ENTRIES;
     rec->imp = entry_imps[rec->entry];
     entry_slot *slot = &entry_slots[rec->entry];
+    slot->run = rec->register_fn ? rec->register_fn : frame_run;
+    slot->run_context = rec->register_fn ? rec->context : slot;
     slot->sig = rec->sig;
     slot->fn = rec->fn;
     slot->context = rec->context;
@@ -235,7 +243,8 @@ static void give_back_entry(closure_record *rec)
 
 /* `registers`: whether the record may take a register entry (public closure IMPs; the
  * runtime's own immortal forwarding closures keep to libffi and leave the entries to users). */
-static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn, void *context,
+static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
+                                   ic_closure_register_fn register_fn, void *context,
                                    ic_context_release_fn release, bool registers)
 {
     if (!sig || !fn) {
@@ -250,6 +259,7 @@ static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn, vo
     }
     rec->sig = sig;
     rec->fn = fn;
+    rec->register_fn = register_fn;
     rec->context = context;
     rec->release = release;
     rec->entry = -1;
@@ -288,7 +298,7 @@ static void free_record(closure_record *rec)
 void *ic_closure_make_unregistered(const ic_signature *sig, ic_closure_fn fn, void *context,
                                    ic_imp *imp)
 {
-    closure_record *rec = make_record(sig, fn, context, NULL, false);
+    closure_record *rec = make_record(sig, fn, NULL, context, NULL, false);
     if (rec) *imp = rec->imp;
     return rec;
 }
@@ -296,7 +306,14 @@ void *ic_closure_make_unregistered(const ic_signature *sig, ic_closure_fn fn, vo
 ic_imp ic_closure_imp_create(const ic_signature *sig, ic_closure_fn fn, void *context,
                              ic_context_release_fn release)
 {
-    closure_record *rec = make_record(sig, fn, context, release, true);
+    return ic_closure_imp_create_with_registers(sig, fn, NULL, context, release);
+}
+
+ic_imp ic_closure_imp_create_with_registers(const ic_signature *sig, ic_closure_fn fn,
+                                            ic_closure_register_fn register_fn, void *context,
+                                            ic_context_release_fn release)
+{
+    closure_record *rec = make_record(sig, fn, register_fn, context, release, true);
     if (!rec) return NULL;
     ic_lock(&ic_closure_lock);
     bool ok = ic_map_put(&registry, (uintptr_t)rec->imp, rec);
@@ -327,15 +344,18 @@ ic_status ic_closure_imp_destroy(ic_imp imp)
     return IC_OK;
 }
 
-/* Reads a field of a live closure's record under the lock (so a concurrent destroy cannot free
- * the record while it is read). */
-static bool read_record(ic_imp imp, void **context, const ic_signature **sig)
+/* Reads the fields of a live closure's record under the lock (so a concurrent destroy cannot
+ * free the record while it is read). */
+static bool read_record(ic_imp imp, void **context, const ic_signature **sig, ic_closure_kind *kind)
 {
     ic_lock(&ic_closure_lock);
     closure_record *rec = imp ? ic_map_get(&registry, (uintptr_t)imp) : NULL;
     if (rec) {
         *context = rec->context;
         *sig = rec->sig;
+        *kind = rec->entry < 0     ? IC_CLOSURE_KIND_LIBFFI
+                : rec->register_fn ? IC_CLOSURE_KIND_REGISTERS
+                                   : IC_CLOSURE_KIND_REGISTER_FRAME;
     }
     ic_unlock(&ic_closure_lock);
     if (!rec) ic_fail(IC_ERR_NOT_A_CLOSURE, "%p is not a live closure IMP", (void *)imp);
@@ -346,14 +366,24 @@ void *ic_closure_imp_context(ic_imp imp)
 {
     void *context;
     const ic_signature *sig;
-    return read_record(imp, &context, &sig) ? context : NULL;
+    ic_closure_kind kind;
+    return read_record(imp, &context, &sig, &kind) ? context : NULL;
 }
 
 const ic_signature *ic_closure_imp_signature(ic_imp imp)
 {
     void *context;
     const ic_signature *sig;
-    return read_record(imp, &context, &sig) ? sig : NULL;
+    ic_closure_kind kind;
+    return read_record(imp, &context, &sig, &kind) ? sig : NULL;
+}
+
+ic_closure_kind ic_closure_imp_kind(ic_imp imp)
+{
+    void *context;
+    const ic_signature *sig;
+    ic_closure_kind kind;
+    return read_record(imp, &context, &sig, &kind) ? kind : IC_CLOSURE_KIND_NONE;
 }
 
 void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_handler handler, void *user_data,

@@ -16,6 +16,28 @@ IC_EXTERN_C_BEGIN
 /* The callback of a closure IMP. */
 typedef void (*ic_closure_fn)(ic_invocation *invocation, void *context);
 
+/*
+ * The register callback of a closure IMP (see ic_closure_imp_create_with_registers): the call's
+ * argument registers, saved, and the closure's context; returns the result's bits.
+ *
+ * `registers[0 … IC_CLOSURE_INTEGER_REGISTERS - 1]` are the integer argument registers in order:
+ * the receiver, the selector, then each integer-class argument (integers, bool, pointers,
+ * objects, classes, selectors, C strings) in the order of the signature; a value narrower than
+ * 64 bits is in the low bytes, and its upper bytes are unspecified.
+ * `registers[IC_CLOSURE_INTEGER_REGISTERS …]` are the floating-point argument registers' bits in
+ * order (a double's bits; a float's bits in the low 32). Registers the signature does not use
+ * hold unspecified values.
+ *
+ * The result: an integer-class result in the low bytes (the caller extends it from its own
+ * width); a double's bits; a float's bits in the low 32; ignored for `v`.
+ */
+typedef uint64_t (*ic_closure_register_fn)(const uint64_t *registers, void *context);
+
+/* The register save area given to an ic_closure_register_fn: integer registers, then vector
+ * registers. */
+#define IC_CLOSURE_INTEGER_REGISTERS 6
+#define IC_CLOSURE_VECTOR_REGISTERS  8
+
 /* Releases a closure's context when the closure is destroyed. */
 typedef void (*ic_context_release_fn)(void *context);
 
@@ -27,6 +49,22 @@ typedef void (*ic_context_release_fn)(void *context);
  */
 IC_EXPORT ic_imp ic_closure_imp_create(const ic_signature *sig, ic_closure_fn fn, void *context,
                                        ic_context_release_fn release);
+
+/*
+ * As ic_closure_imp_create, with a second callback for calls whose values all travel in
+ * registers: when `sig` has a register shape (a scalar or `v` result; only integer-class,
+ * `f` and `d` arguments, at most IC_CLOSURE_INTEGER_REGISTERS integer-class ones, self and _cmd
+ * included, and IC_CLOSURE_VECTOR_REGISTERS floating-point ones) and one of the runtime's
+ * register entries is free, a call runs `register_fn(registers, context)` instead of building a
+ * frame invocation for `fn`: no argument pointers, no frame, the result returned in a register.
+ * Otherwise (and whenever `register_fn` is NULL) calls run `fn` as for ic_closure_imp_create.
+ * Both callbacks must implement the same method; which one a call takes is not observable
+ * otherwise. `fn` is required.
+ * Errors: as ic_closure_imp_create.
+ */
+IC_EXPORT ic_imp ic_closure_imp_create_with_registers(const ic_signature *sig, ic_closure_fn fn,
+                                                      ic_closure_register_fn register_fn,
+                                                      void *context, ic_context_release_fn release);
 
 /*
  * Destroys a closure IMP and releases its context. The caller guarantees that the IMP is not
@@ -41,6 +79,19 @@ IC_EXPORT void *ic_closure_imp_context(ic_imp imp);
 
 /* The signature of a closure IMP, or NULL (IC_ERR_NOT_A_CLOSURE). */
 IC_EXPORT const ic_signature *ic_closure_imp_signature(ic_imp imp);
+
+/* How a closure IMP's calls run. */
+typedef enum ic_closure_kind {
+    IC_CLOSURE_KIND_NONE = 0,       /* not a live closure IMP */
+    IC_CLOSURE_KIND_LIBFFI,         /* a libffi closure: `fn` with a frame invocation */
+    IC_CLOSURE_KIND_REGISTER_FRAME, /* a register entry: `fn` with a frame over the saved registers
+                                     */
+    IC_CLOSURE_KIND_REGISTERS       /* a register entry: `register_fn` with the saved registers */
+} ic_closure_kind;
+
+/* How calls to `imp` run, or IC_CLOSURE_KIND_NONE (IC_ERR_NOT_A_CLOSURE) if it is not a live
+ * closure IMP. For introspection and tests: the kinds do not differ in behaviour. */
+IC_EXPORT ic_closure_kind ic_closure_imp_kind(ic_imp imp);
 
 IC_EXTERN_C_END
 

@@ -32,12 +32,23 @@ final class MethodClosure: Sendable {
 
     /// A closure IMP of `signature` that runs `invoke` with a `this` for the receiver (borrowed
     /// for the call, see ``ThisHandles``) whose method class is `definingClass`.
+    ///
+    /// `registers`, if `readsRegisters`, is the same method reading its arguments from the call's saved
+    /// argument registers and returning its result's bits (``MethodRegisters``): the runtime
+    /// calls it instead of `invoke` when the signature's values all travel in registers and a
+    /// register entry is free (`ic_closure_imp_create_with_registers`), which spares the call a
+    /// frame invocation and a load chain per argument.
     static func makeIMP(
         signature: OpaquePointer, definingClass: OpaquePointer,
-        invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
+        invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void,
+        registers: @escaping @Sendable (RuntimeObject, UnsafePointer<UInt64>) -> UInt64 = MethodRegisters
+            .unavailable,
+        readsRegisters: Bool = false
     ) throws(RuntimeError) -> ic_imp {
-        try install(
-            signature, context: ReceiverMethodClosure(definingClass: definingClass, invoke: invoke),
+        let context = ReceiverMethodClosure(
+            definingClass: definingClass, invoke: invoke, registers: registers)
+        return try install(
+            signature, context: context,
             { frame, context in
                 guard let frame, let context else { return }
                 // One layer from the C entry to the user's thunk: `this` is made here, with the
@@ -51,7 +62,20 @@ final class MethodClosure: Sendable {
                 ) { this in
                     closure._withUnsafeGuaranteedRef { $0.invoke(this, frame) }
                 }
-            })
+            },
+            registers: !readsRegisters
+                ? nil
+                : { saved, context in
+                    guard let saved, let context else { return 0 }
+                    // As the frame callback; installed only when the context has `registers`.
+                    let closure = Unmanaged<ReceiverMethodClosure>.fromOpaque(context)
+                    let definingClass = closure._withUnsafeGuaranteedRef { $0.definingClass }
+                    return ThisHandles.call(
+                        MethodRegisters.receiver(saved), methodClass: OpaquePointer(bitPattern: definingClass)
+                    ) { this in
+                        closure._withUnsafeGuaranteedRef { $0.registers(this, saved) }
+                    }
+                })
     }
 
     /// Destroys a closure IMP that was never installed (or whose class was never registered),
@@ -65,11 +89,12 @@ final class MethodClosure: Sendable {
     /// ownership note).
     private static func install<Context: AnyObject>(
         _ signature: OpaquePointer, context: Context,
-        _ callback: @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+        _ callback: @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
+        registers: (@convention(c) (UnsafePointer<UInt64>?, UnsafeMutableRawPointer?) -> UInt64)? = nil
     ) throws(RuntimeError) -> ic_imp {
         let retained = Unmanaged.passRetained(context)
-        let imp = ic_closure_imp_create(
-            signature, callback, retained.toOpaque(),
+        let imp = ic_closure_imp_create_with_registers(
+            signature, callback, registers, retained.toOpaque(),
             { context in
                 guard let context else { return }
                 Unmanaged<AnyObject>.fromOpaque(context).release()
@@ -90,10 +115,19 @@ final class ReceiverMethodClosure: Sendable {
     let definingClass: UInt
     /// Runs one call, given `this` and the call's frame invocation (valid during the call only).
     let invoke: @Sendable (RuntimeObject, OpaquePointer) -> Void
+    /// Runs one call, given `this` and the call's saved argument registers; returns the result's
+    /// bits (see ``MethodRegisters``). Called only if the closure IMP was made to read registers.
+    /// (Never an optional on its way here: a closure that passed through an `Optional` is called
+    /// through reabstraction thunks, which kept `this` referenced past the end of the call.)
+    let registers: @Sendable (RuntimeObject, UnsafePointer<UInt64>) -> UInt64
 
-    init(definingClass: OpaquePointer, invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void) {
+    init(
+        definingClass: OpaquePointer, invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void,
+        registers: @escaping @Sendable (RuntimeObject, UnsafePointer<UInt64>) -> UInt64
+    ) {
         self.definingClass = UInt(bitPattern: definingClass)
         self.invoke = invoke
+        self.registers = registers
     }
 }
 

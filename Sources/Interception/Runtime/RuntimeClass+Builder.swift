@@ -92,15 +92,18 @@ extension RuntimeClass {
         /// calls the user's closure with `this` and sets the result: the entry of the
         /// fixed-arity `method` overloads, whose thunks are specialized in the caller's module.
         /// `body` is the user's closure, which sends from Swift call directly
-        /// (``SwiftMethodBody``).
+        /// (``SwiftMethodBody``); `registers` is the same thunk reading the saved argument
+        /// registers (``MethodRegisters``), which calls from C take when the signature fits.
         @usableFromInline
         func addMethod<each A: RuntimeValue, R: RuntimeValue>(
             _ selector: Selector, body: @escaping @Sendable (RuntimeObject, repeat each A) -> R,
-            invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
+            invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void,
+            registers: @escaping @Sendable (RuntimeObject, UnsafePointer<UInt64>) -> UInt64
         ) throws(RuntimeError) {
             try add(
                 to: cls, selector, result: R.self, repeat (each A).self,
-                body: SwiftMethodBody(definingClass: cls, body), invoke: invoke)
+                body: SwiftMethodBody(definingClass: cls, body), invoke: invoke, registers: registers,
+                readsRegisters: true)
         }
 
         /// Adds a closure IMP of the Swift signature to `target` that gives `invoke` a handle to
@@ -108,12 +111,17 @@ extension RuntimeClass {
         private func add<each A: RuntimeValue, R: RuntimeValue>(
             to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
             body: SwiftMethodBody<repeat each A, R>?,
-            invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
+            invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void,
+            registers: @escaping @Sendable (RuntimeObject, UnsafePointer<UInt64>) -> UInt64 = MethodRegisters
+                .unavailable,
+            readsRegisters: Bool = false
         ) throws(RuntimeError) {
+            let readsRegisters = readsRegisters && MethodRegisters.agree(result: R.self, repeat (each A).self)
             try addClosure(to: target, selector, result: R.self, repeat (each A).self) {
                 signature throws(RuntimeError) in
                 let imp = try MethodClosure.makeIMP(
-                    signature: signature, definingClass: target, invoke: invoke)
+                    signature: signature, definingClass: target, invoke: invoke, registers: registers,
+                    readsRegisters: readsRegisters)
                 if let body {
                     SwiftMethodBodies.register(imp, body)
                 }

@@ -17,13 +17,16 @@ extension RuntimeClass.Builder {
     @inlinable
     public func method<R: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject) -> R
-    )
-        throws(RuntimeError)
-    {
+    ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, body: body) { this, frame in
-            MethodFrame.setResult(body(this), frame, returnsObject: returnsObject)
-        }
+        try addMethod(
+            selector, body: body,
+            invoke: { this, frame in
+                MethodFrame.setResult(body(this), frame, returnsObject: returnsObject)
+            },
+            registers: { this, saved in
+                return MethodRegisters.result(body(this), returnsObject: returnsObject)
+            })
     }
 
     @_documentation(visibility: internal)
@@ -32,10 +35,17 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, body: body) { this, frame in
-            let result = body(this, MethodFrame.argument(frame, at: 2))
-            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
-        }
+        try addMethod(
+            selector, body: body,
+            invoke: { this, frame in
+                MethodFrame.setResult(
+                    body(this, MethodFrame.argument(frame, at: 2)), frame, returnsObject: returnsObject)
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                return MethodRegisters.result(body(this, a), returnsObject: returnsObject)
+            })
     }
 
     @_documentation(visibility: internal)
@@ -44,10 +54,19 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, body: body) { this, frame in
-            let result = body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
-            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
-        }
+        try addMethod(
+            selector, body: body,
+            invoke: { this, frame in
+                MethodFrame.setResult(
+                    body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3)), frame,
+                    returnsObject: returnsObject)
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                let b: B = arguments.next()
+                return MethodRegisters.result(body(this, a, b), returnsObject: returnsObject)
+            })
     }
 
     @_documentation(visibility: internal)
@@ -56,12 +75,21 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, body: body) { this, frame in
-            let result = body(
-                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
-                MethodFrame.argument(frame, at: 4))
-            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
-        }
+        try addMethod(
+            selector, body: body,
+            invoke: { this, frame in
+                MethodFrame.setResult(
+                    body(
+                        this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                        MethodFrame.argument(frame, at: 4)), frame, returnsObject: returnsObject)
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                let b: B = arguments.next()
+                let c: C = arguments.next()
+                return MethodRegisters.result(body(this, a, b, c), returnsObject: returnsObject)
+            })
     }
 
     @_documentation(visibility: internal)
@@ -70,23 +98,39 @@ extension RuntimeClass.Builder {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> R
     ) throws(RuntimeError) {
         let returnsObject = R.runtimeEncoding == "@"
-        try addMethod(selector, body: body) { this, frame in
-            let result = body(
-                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
-                MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
-            MethodFrame.setResult(result, frame, returnsObject: returnsObject)
-        }
+        try addMethod(
+            selector, body: body,
+            invoke: { this, frame in
+                MethodFrame.setResult(
+                    body(
+                        this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                        MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5)), frame,
+                    returnsObject: returnsObject)
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                let b: B = arguments.next()
+                let c: C = arguments.next()
+                let d: D = arguments.next()
+                return MethodRegisters.result(body(this, a, b, c, d), returnsObject: returnsObject)
+            })
     }
 
     // Methods that return nothing (`v`).
 
     @_documentation(visibility: internal)
     @inlinable
-    public func method(_ selector: Selector, _ body: @escaping @Sendable (RuntimeObject) -> Void)
-        throws(RuntimeError)
-    {
-        let typed = noResult(body)
-        try addMethod(selector, body: typed) { this, _ in body(this) }
+    public func method(
+        _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject) -> Void
+    ) throws(RuntimeError) {
+        try addMethod(
+            selector, body: noResult(body),
+            invoke: { this, frame in body(this) },
+            registers: { this, saved in
+                body(this)
+                return 0
+            })
     }
 
     @_documentation(visibility: internal)
@@ -94,10 +138,15 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A) -> Void
     ) throws(RuntimeError) {
-        let typed = noResult(body)
-        try addMethod(selector, body: typed) { this, frame in
-            body(this, MethodFrame.argument(frame, at: 2))
-        }
+        try addMethod(
+            selector, body: noResult(body),
+            invoke: { this, frame in body(this, MethodFrame.argument(frame, at: 2)) },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                body(this, a)
+                return 0
+            })
     }
 
     @_documentation(visibility: internal)
@@ -105,10 +154,18 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue, B: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B) -> Void
     ) throws(RuntimeError) {
-        let typed = noResult(body)
-        try addMethod(selector, body: typed) { this, frame in
-            body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
-        }
+        try addMethod(
+            selector, body: noResult(body),
+            invoke: { this, frame in
+                body(this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3))
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                let b: B = arguments.next()
+                body(this, a, b)
+                return 0
+            })
     }
 
     @_documentation(visibility: internal)
@@ -116,12 +173,21 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C) -> Void
     ) throws(RuntimeError) {
-        let typed = noResult(body)
-        try addMethod(selector, body: typed) { this, frame in
-            body(
-                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
-                MethodFrame.argument(frame, at: 4))
-        }
+        try addMethod(
+            selector, body: noResult(body),
+            invoke: { this, frame in
+                body(
+                    this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                    MethodFrame.argument(frame, at: 4))
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                let b: B = arguments.next()
+                let c: C = arguments.next()
+                body(this, a, b, c)
+                return 0
+            })
     }
 
     @_documentation(visibility: internal)
@@ -129,12 +195,22 @@ extension RuntimeClass.Builder {
     public func method<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) -> Void
     ) throws(RuntimeError) {
-        let typed = noResult(body)
-        try addMethod(selector, body: typed) { this, frame in
-            body(
-                this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
-                MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
-        }
+        try addMethod(
+            selector, body: noResult(body),
+            invoke: { this, frame in
+                body(
+                    this, MethodFrame.argument(frame, at: 2), MethodFrame.argument(frame, at: 3),
+                    MethodFrame.argument(frame, at: 4), MethodFrame.argument(frame, at: 5))
+            },
+            registers: { this, saved in
+                var arguments = MethodRegisters(saved)
+                let a: A = arguments.next()
+                let b: B = arguments.next()
+                let c: C = arguments.next()
+                let d: D = arguments.next()
+                body(this, a, b, c, d)
+                return 0
+            })
     }
 
     // The typed bodies of the methods that return nothing: the user's closure, returning

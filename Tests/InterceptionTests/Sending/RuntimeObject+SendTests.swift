@@ -40,6 +40,16 @@ struct RuntimeObjectSendTests {
         }
         // And Swift to Swift, through the same closures.
         try type.checkSwiftSends(matrixCase, to: object, taken: taken)
+        // A value that fits a register reaches the closure through the saved registers (unless
+        // the shared register entries are all taken: then through libffi, never a register
+        // frame); any other through libffi.
+        let echo = try #require(ic_class_get_imp(object.runtimeClass.pointer, Selector("echo:").pointer))
+        let kind = ic_closure_imp_kind(echo)
+        if matrixCase.raw.size <= 8 && !matrixCase.encoding.hasPrefix("{") {
+            #expect(kind == IC_CLOSURE_KIND_REGISTERS || kind == IC_CLOSURE_KIND_LIBFFI)
+        } else {
+            #expect(kind == IC_CLOSURE_KIND_LIBFFI)
+        }
     }
 
     @Test("every C case of the matrix has a Swift type (a new type code cannot go untested)")
