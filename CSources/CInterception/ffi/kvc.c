@@ -89,9 +89,10 @@ static ic_status resolve_getter(ic_id obj, const char *key, key_access *access)
     if (s) return s;
     if (access->sig->arg_count != 2 || access->sig->ret.type->kind == IC_KIND_VOID)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                       "-[%s %s] (\"%s\") is not a getter: it must take no argument and return "
+                       "%c[%s %s] (\"%s\") is not a getter: it must take no argument and return "
                        "a value",
-                       ic_object_isa(obj)->name, ic_sel_name(access->sel), access->sig->types);
+                       ic_class_sign(ic_object_isa(obj)), ic_object_isa(obj)->name,
+                       ic_sel_name(access->sel), access->sig->types);
     return IC_OK;
 }
 
@@ -109,9 +110,10 @@ static ic_status resolve_setter(ic_id obj, const char *key, key_access *access)
     if (s) return s;
     if (access->sig->arg_count != 3 || access->sig->ret.type->kind != IC_KIND_VOID)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                       "-[%s %s] (\"%s\") is not a setter: it must take one argument and return "
+                       "%c[%s %s] (\"%s\") is not a setter: it must take one argument and return "
                        "void",
-                       ic_object_isa(obj)->name, ic_sel_name(access->sel), access->sig->types);
+                       ic_class_sign(ic_object_isa(obj)), ic_object_isa(obj)->name,
+                       ic_sel_name(access->sel), access->sig->types);
     return IC_OK;
 }
 
@@ -279,9 +281,9 @@ static ic_status copy_checked_property_value(ic_id obj, const ic_property *prope
     if (s) return s;
     if (access.sig->arg_count != 2 || strcmp(access.sig->ret.encoding, property->type) != 0)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                       "-[%s %s] (\"%s\") is not the getter of property \"%s\" (\"%s\")",
-                       ic_object_isa(obj)->name, ic_sel_name(access.sel), access.sig->types,
-                       property->name, property->type);
+                       "%c[%s %s] (\"%s\") is not the getter of property \"%s\" (\"%s\")",
+                       ic_class_sign(ic_object_isa(obj)), ic_object_isa(obj)->name,
+                       ic_sel_name(access.sel), access.sig->types, property->name, property->type);
     s = send_accessor(obj, &access, NULL, out);
     return s ? s : take_ownership(&access.sig->ret, out);
 }

@@ -41,7 +41,8 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
             throw .typeMismatch(
                 className: className, selector: selector,
                 methodEncoding: String(cString: ic_signature_types(signature)),
-                swiftEncoding: "(" + swiftTypes.joined(separator: ", ") + ")")
+                swiftEncoding: "(" + swiftTypes.joined(separator: ", ") + ")",
+                isClassMethod: InterceptionError.isClassObject(object))
         }
         super.init(object: object, target: .call(selector, phase), className: className)
     }

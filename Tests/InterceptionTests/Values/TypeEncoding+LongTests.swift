@@ -58,7 +58,7 @@ struct TypeEncodingLongTests {
             error.withLock { $0 = e }
         })
         let received = error.withLock { $0 }
-        guard case .typeMismatch(_, let selector, _, _)? = received as? InterceptionError else {
+        guard case .typeMismatch(_, let selector, _, _, _)? = received as? InterceptionError else {
             Issue.record("expected typeMismatch, got \(String(describing: received))")
             return
         }
