@@ -289,6 +289,7 @@ struct RegisterSlotStatementTests {
         #expect(statedSlotMatchesEncoding(OpaquePointer?.self))
         #expect(statedSlotMatchesEncoding(UnsafePointer<CChar>?.self))
         #expect(statedSlotMatchesEncoding(UnsafeMutablePointer<CChar>?.self))
+        #expect(statedSlotMatchesEncoding(String.self))
     }
 
     @Test("a user's type states no slot by default, and its sends read the slot from the plan")
@@ -321,7 +322,7 @@ struct SignatureSeedTests {
             Int8._signatureSeed, Int16._signatureSeed, Int32._signatureSeed, Int64._signatureSeed,
             Int._signatureSeed, UInt8._signatureSeed, UInt16._signatureSeed, UInt32._signatureSeed,
             UInt64._signatureSeed, UInt._signatureSeed, Float._signatureSeed, Double._signatureSeed,
-            Bool._signatureSeed, Selector._signatureSeed, NoResult._signatureSeed,
+            Bool._signatureSeed, Selector._signatureSeed, NoResult._signatureSeed, String._signatureSeed,
         ]
         #expect(!seeds.contains(0))
         #expect(Set(seeds).count == seeds.count)
