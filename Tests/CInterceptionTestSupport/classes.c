@@ -98,3 +98,32 @@ int ict_send_add_by_name(ic_id receiver)
 {
     return IC_MSG_NAMED(IC_FN(int, int), receiver, "add:", 41);
 }
+
+static _Thread_local char cstring_last_read[256];
+
+long long ict_cstring_length_imp(ic_id self, ic_sel cmd, const char *s)
+{
+    (void)self;
+    (void)cmd;
+    snprintf(cstring_last_read, sizeof cstring_last_read, "%s", s ? s : "(null)");
+    return s ? (long long)strlen(s) : -1;
+}
+
+const char *ict_cstring_greeting_imp(ic_id self, ic_sel cmd)
+{
+    (void)self;
+    (void)cmd;
+    return "hello from C";
+}
+
+const char *ict_cstring_null_imp(ic_id self, ic_sel cmd)
+{
+    (void)self;
+    (void)cmd;
+    return NULL;
+}
+
+const char *ict_cstring_last_read(void)
+{
+    return cstring_last_read;
+}

@@ -51,7 +51,7 @@ private func address(_ f: ic_imp?) -> UInt { unsafeBitCast(f, to: UInt.self) }
 let functionsWithoutArguments: Set<String> = [
     "ic_error_status", "ic_error_message", "ic_error_position", "ic_error_clear", "ic_runtime_version",
     "ic_class_root", "ic_class_count", "ic_sel_count", "ic_object_live_count", "ic_nil_imp",
-    "ic_intercept_quiesce", "ic_zombies_enabled",
+    "ic_intercept_quiesce", "ic_zombies_enabled", "ic_autorelease_pool_push", "ic_autorelease_pool_count",
 ]
 
 /// One case per exported function taking arguments.
@@ -511,6 +511,32 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
         ("ic_weak_store", { f in expectRefused(ic_weak_store(nil, f.obj)) }),
         ("ic_weak_load_retained", { _ in #expect(ic_weak_load_retained(nil) == nil) }),
         ("ic_weak_destroy", { _ in ic_weak_destroy(nil) }),  // ignored
+        // NULL is returned as is and nothing is parked.
+        (
+            "ic_autorelease",
+            { _ in
+                let count = ic_autorelease_pool_count()
+                #expect(ic_autorelease(nil) == nil)
+                #expect(ic_autorelease_pool_count() == count)
+            }
+        ),
+        (
+            "ic_autorelease_free",
+            { _ in
+                let count = ic_autorelease_pool_count()
+                #expect(ic_autorelease_free(nil) == nil)
+                #expect(ic_autorelease_pool_count() == count)
+            }
+        ),
+        // A mark deeper than the pool pops nothing.
+        (
+            "ic_autorelease_pool_pop",
+            { _ in
+                let count = ic_autorelease_pool_count()
+                expectRecorded(IC_OK) { ic_autorelease_pool_pop(count + 1) }
+                #expect(ic_autorelease_pool_count() == count)
+            }
+        ),
         // A bool has no invalid value; setting the mode in force changes nothing (ZombieTests
         // switch zombies on, in child processes only).
         (

@@ -149,9 +149,9 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
     ic_class *isa = ic_object_isa(obj);
     if (is_forbidden(sel)) {
         *status = ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
-                          "-[%s %s] must not be intercepted: the runtime and the engine rely on "
+                          "%c[%s %s] must not be intercepted: the runtime and the engine rely on "
                           "it",
-                          isa->name, sel->name);
+                          ic_class_sign(isa), isa->name, sel->name);
         return NULL;
     }
     if (ic_class_has_flag(isa, IC_CLASS_META)) {
@@ -500,10 +500,11 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
  * Hooks (ic_hook.h): observers at a position, one-shot or not
  * ------------------------------------------------------------------------------------------- */
 
-/* Checks what ic_hook_object and ic_hook_class share. */
+/* Checks what ic_hook_object and ic_hook_class share. `cls` is the class whose method is hooked
+ * (a metaclass for class methods: errors name them "+[Class sel]"). */
 static ic_status check_hook_request(const char *function, ic_sel sel, ic_hook_position position,
                                     uint32_t options, ic_observer_fn fn,
-                                    const ic_observer_token *token, const char *class_name)
+                                    const ic_observer_token *token, const ic_class *cls)
 {
     if (!sel || !fn || !token)
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: %s is NULL", function,
@@ -517,14 +518,14 @@ static ic_status check_hook_request(const char *function, ic_sel sel, ic_hook_po
                        options & ~(uint32_t)IC_HOOK_ONE_SHOT);
     if (is_forbidden(sel))
         return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
-                       "-[%s %s] must not be hooked: the runtime and the engine rely on it",
-                       class_name, sel->name);
+                       "%c[%s %s] must not be hooked: the runtime and the engine rely on it",
+                       ic_class_sign(cls), cls->name, sel->name);
     if (sel == ic_sels.dealloc && position != IC_HOOK_BEFORE)
         return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
-                       "-[%s dealloc] takes before hooks only: instead of dealloc the object "
+                       "%c[%s dealloc] takes before hooks only: instead of dealloc the object "
                        "would never be freed, and after it the object is gone (observe that "
                        "with ic_intercept_add_dealloc_observer)",
-                       class_name);
+                       ic_class_sign(cls), cls->name);
     return IC_OK;
 }
 
@@ -548,8 +549,8 @@ ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint3
                          ic_observer_token *token)
 {
     if (!obj) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object: object is NULL");
-    ic_status checked = check_hook_request("ic_hook_object", sel, position, options, fn, token,
-                                           ic_object_isa(obj)->name);
+    ic_status checked =
+        check_hook_request("ic_hook_object", sel, position, options, fn, token, ic_object_isa(obj));
     if (checked != IC_OK) return checked;
     ic_observer *o = new_observer(position, fn, NULL, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
@@ -574,8 +575,7 @@ ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, ui
                         ic_observer_token *token)
 {
     if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class: class is NULL");
-    ic_status status =
-        check_hook_request("ic_hook_class", sel, position, options, fn, token, cls->name);
+    ic_status status = check_hook_request("ic_hook_class", sel, position, options, fn, token, cls);
     if (status != IC_OK) return status;
     if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS) ||
         !ic_class_has_flag(cls, IC_CLASS_REGISTERED))

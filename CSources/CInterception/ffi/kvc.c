@@ -89,9 +89,10 @@ static ic_status resolve_getter(ic_id obj, const char *key, key_access *access)
     if (s) return s;
     if (access->sig->arg_count != 2 || access->sig->ret.type->kind == IC_KIND_VOID)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                       "-[%s %s] (\"%s\") is not a getter: it must take no argument and return "
+                       "%c[%s %s] (\"%s\") is not a getter: it must take no argument and return "
                        "a value",
-                       ic_object_isa(obj)->name, ic_sel_name(access->sel), access->sig->types);
+                       ic_class_sign(ic_object_isa(obj)), ic_object_isa(obj)->name,
+                       ic_sel_name(access->sel), access->sig->types);
     return IC_OK;
 }
 
@@ -109,13 +110,25 @@ static ic_status resolve_setter(ic_id obj, const char *key, key_access *access)
     if (s) return s;
     if (access->sig->arg_count != 3 || access->sig->ret.type->kind != IC_KIND_VOID)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                       "-[%s %s] (\"%s\") is not a setter: it must take one argument and return "
+                       "%c[%s %s] (\"%s\") is not a setter: it must take one argument and return "
                        "void",
-                       ic_object_isa(obj)->name, ic_sel_name(access->sel), access->sig->types);
+                       ic_class_sign(ic_object_isa(obj)), ic_object_isa(obj)->name,
+                       ic_sel_name(access->sel), access->sig->types);
     return IC_OK;
 }
 
-/* Whether the caller's `type` is `expected` (normalized), with a buffer of `size` bytes. */
+/* Whether a value of `type` is exactly a value of `expected`: the same encoding, or integers of
+ * the same signedness and size (`l` is `i` and `L` is `I`: 32-bit in encodings, ic_types.def). */
+static bool same_value(const ic_sig_value *type, const ic_sig_value *expected)
+{
+    if (strcmp(type->encoding, expected->encoding) == 0) return true;
+    ic_type_kind kind = type->type->kind;
+    return (kind == IC_KIND_SINT || kind == IC_KIND_UINT) && kind == expected->type->kind &&
+           type->size == expected->size;
+}
+
+/* Whether the caller's `type` is `expected` (normalized) or the same values (same_value), with a
+ * buffer of `size` bytes. */
 static ic_status check_type(ic_id obj, const char *key, const ic_sig_value *expected,
                             const char *type, size_t size)
 {
@@ -125,8 +138,7 @@ static ic_status check_type(ic_id obj, const char *key, const ic_sig_value *expe
         return ic_fail(IC_ERR_INVALID_ARGUMENT, "type encoding \"%.32s...\" is too long", type);
     const ic_signature *caller = ic_signature_parse(types);
     if (!caller) return ic_error_status();
-    if (!caller->is_method || caller->arg_count != 2 ||
-        strcmp(caller->ret.encoding, expected->encoding) != 0)
+    if (!caller->is_method || caller->arg_count != 2 || !same_value(&caller->ret, expected))
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
                        "key \"%s\" of \"%s\" has type \"%s\", not \"%s\"", key,
                        ic_object_isa(obj)->name, expected->encoding, type);
@@ -269,9 +281,9 @@ static ic_status copy_checked_property_value(ic_id obj, const ic_property *prope
     if (s) return s;
     if (access.sig->arg_count != 2 || strcmp(access.sig->ret.encoding, property->type) != 0)
         return ic_fail(IC_ERR_SIGNATURE_MISMATCH,
-                       "-[%s %s] (\"%s\") is not the getter of property \"%s\" (\"%s\")",
-                       ic_object_isa(obj)->name, ic_sel_name(access.sel), access.sig->types,
-                       property->name, property->type);
+                       "%c[%s %s] (\"%s\") is not the getter of property \"%s\" (\"%s\")",
+                       ic_class_sign(ic_object_isa(obj)), ic_object_isa(obj)->name,
+                       ic_sel_name(access.sel), access.sig->types, property->name, property->type);
     s = send_accessor(obj, &access, NULL, out);
     return s ? s : take_ownership(&access.sig->ret, out);
 }

@@ -144,6 +144,60 @@ IC_EXPORT ic_id ic_object_copy_associated(ic_id obj, const void *key);
 IC_EXPORT ic_status ic_object_remove_associated_objects(ic_id obj);
 
 /* ---------------------------------------------------------------------------------------------
+ * Autorelease pools
+ *
+ * Values handed to a caller at +0 that nothing else keeps alive — what a weak property's getter
+ * returns, an object a language binding's method made and returns, a C string a binding passes
+ * for the length of a call — are parked in the calling thread's pool, which owns one reference
+ * (or the malloc'ed block) until the enclosing pool pops. A pool is a mark: push answers the
+ * thread's current depth, pop releases everything parked above it, newest first (a released
+ * object's dealloc may park more; the same pop releases those). What no pool pops is released
+ * when the thread exits, so code that calls such getters in a loop outside any pool should push
+ * and pop one around each iteration (the Swift module's every send does).
+ * Per thread: no locks; a pool is only ever touched by its own thread.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Parks `obj` in the calling thread's pool, which takes over one reference of the caller's;
+ * returns `obj`. NULL is returned as is and nothing is parked. Errors: out of memory traps (a
+ * reference can neither be kept nor dropped safely). */
+IC_EXPORT ic_id ic_autorelease(ic_id obj);
+
+/* Parks a block from malloc in the calling thread's pool, which frees it when it pops; returns
+ * `block`. NULL is returned as is. Errors: out of memory traps. */
+IC_EXPORT void *ic_autorelease_free(void *block);
+
+/* The calling thread's pool depth: pass it to ic_autorelease_pool_pop. */
+IC_EXPORT size_t ic_autorelease_pool_push(void);
+
+/* Releases (or frees) what the calling thread parked since `mark` was pushed, newest first. A
+ * mark deeper than the pool does nothing. */
+IC_EXPORT void ic_autorelease_pool_pop(size_t mark);
+
+/* How many values are parked on the calling thread (for tests and diagnostics). */
+IC_EXPORT size_t ic_autorelease_pool_count(void);
+
+/* How many values are parked on all threads. Read it only through the inline functions below
+ * (relaxed atomic loads); the runtime writes it atomically. */
+IC_EXPORT extern size_t ic_autorelease_parked;
+
+/* ic_autorelease_pool_push, without a call when nothing is parked on any thread: then this thread's
+ * depth is 0 too (its own parks and pops are ordered before its later loads of the count). For
+ * bindings that take a mark around every call. */
+static inline size_t ic_autorelease_pool_mark(void)
+{
+    return __atomic_load_n(&ic_autorelease_parked, __ATOMIC_RELAXED) == 0
+               ? 0
+               : ic_autorelease_pool_push();
+}
+
+/* ic_autorelease_pool_pop, without a call when nothing is parked on any thread. */
+static inline void ic_autorelease_pool_drain(size_t mark)
+{
+    if (__atomic_load_n(&ic_autorelease_parked, __ATOMIC_RELAXED) != 0)
+        ic_autorelease_pool_pop(mark);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Weak references
  *
  * A weak reference is a variable of type ic_id that the runtime zeroes when the object it refers

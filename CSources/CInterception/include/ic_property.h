@@ -16,7 +16,9 @@
  *   `@` copy        the setter stores the result of sending `copy` (`@@:`, returning +1) to the
  *                   new value; the value's class must implement `copy`
  *   `@` weak        a zeroing weak reference (ic_weak_store): reads NULL once the value starts
- *                   deallocating
+ *                   deallocating; the getter returns the object +0 but parked in the calling
+ *                   thread's autorelease pool (ic_autorelease), so it stays alive until that
+ *                   pool pops even if its last strong reference goes meanwhile
  *   `*` copy        the setter stores a malloc'ed copy of the C string (NULL stays NULL)
  *   anything else   the bytes are copied (`*` without copy stores the pointer)
  * At the owner's dealloc, retained and copied objects are released, copied strings freed and weak

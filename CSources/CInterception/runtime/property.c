@@ -406,13 +406,12 @@ void ic_property_load(ic_id obj, const ic_property *p, void *out)
     case IC_SLOT_WORD:
         load_word(slot, p->size, out);
         break;
-    case IC_SLOT_OBJECT_WEAK: {
-        /* +0, as the other getters: the reference is dropped right away. */
-        ic_id value = ic_weak_load_retained(slot);
-        ic_release(value);
-        *(ic_id *)out = value;
+    case IC_SLOT_OBJECT_WEAK:
+        /* +0, as the other getters, but kept alive by the thread's autorelease pool: nothing else
+         * holds the object, and another thread may drop its last strong reference before the
+         * caller retains it (objc4: objc_loadWeakRetained, then autorelease). */
+        *(ic_id *)out = ic_autorelease(ic_weak_load_retained(slot));
         break;
-    }
     case IC_SLOT_OBJECT_ASSIGN:
     case IC_SLOT_OBJECT_RETAIN:
     case IC_SLOT_OBJECT_COPY:

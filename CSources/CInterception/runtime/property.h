@@ -62,7 +62,8 @@ IC_PRIVATE void ic_property_discard_locked(ic_property *property);
 /* The property named `name` in `cls` or a superclass. Caller holds ic_runtime_lock. */
 IC_PRIVATE ic_property *ic_class_property_locked(const ic_class *cls, const char *name);
 
-/* Reads the slot into `out` (size bytes) as a getter returns it: objects and strings +0. */
+/* Reads the slot into `out` (size bytes) as a getter returns it: objects and strings +0 (a weak
+ * slot's object is loaded retained and parked in the thread's autorelease pool). */
 IC_PRIVATE void ic_property_load(ic_id obj, const ic_property *property, void *out);
 
 /* Reads the slot into `out` owned by the caller: objects +1, strings as a malloc'ed copy, under

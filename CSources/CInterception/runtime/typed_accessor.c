@@ -104,6 +104,7 @@ static void set_owned_pointer(ic_id self, ic_sel cmd, void *value)
     ic_property_store(self, link_for(self, cmd)->property, &value);
 }
 
+/* The object +0, parked in the thread's autorelease pool (ic_property_load). */
 static ic_id get_weak(ic_id self, ic_sel cmd)
 {
     ic_id value;

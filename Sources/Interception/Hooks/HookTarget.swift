@@ -150,7 +150,11 @@ extension RuntimeObject: HookTarget {
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         let object = pointer
-        return try SwiftHook.add(className: runtimeClass.name, selector: selector, run: run) {
+        return try SwiftHook.add(
+            className: runtimeClass.name, selector: selector,
+            isClassMethod: InterceptionError.isClassObject(object),
+            run: run
+        ) {
             context, token in
             (
                 ic_hook_object(
@@ -174,7 +178,8 @@ extension RuntimeClass: HookTarget {
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         let cls = pointer
-        return try SwiftHook.add(className: name, selector: selector, run: run) { context, token in
+        return try SwiftHook.add(className: name, selector: selector, isClassMethod: isMetaclass, run: run) {
+            context, token in
             (
                 ic_hook_class(
                     cls, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0,

@@ -26,10 +26,15 @@ public struct HookError: Error, Sendable, CustomStringConvertible {
     /// The hooked method's class (what `class` answers) and selector.
     public let className: String
     public let selector: Selector
+    /// Whether the hooked method is a class method (hooked on a metaclass): the description
+    /// writes `+[Class selector]`.
+    public let isClassMethod: Bool
     /// What the hook threw.
     public let error: any Error
 
-    public var description: String { "hook of -[\(className) \(selector.name)] threw: \(error)" }
+    public var description: String {
+        "hook of \(RuntimeError.methodName(className, selector, isClassMethod)) threw: \(error)"
+    }
 }
 
 extension Runtime {
@@ -50,11 +55,16 @@ extension Runtime {
 final class SwiftHook: Sendable {
     let className: String
     let selector: Selector
+    let isClassMethod: Bool
     let run: @Sendable (OpaquePointer) throws -> Void
 
-    init(className: String, selector: Selector, run: @escaping @Sendable (OpaquePointer) throws -> Void) {
+    init(
+        className: String, selector: Selector, isClassMethod: Bool,
+        run: @escaping @Sendable (OpaquePointer) throws -> Void
+    ) {
         self.className = className
         self.selector = selector
+        self.isClassMethod = isClassMethod
         self.run = run
     }
 }
@@ -62,21 +72,23 @@ final class SwiftHook: Sendable {
 extension SwiftHook {
     /// Registers a hook running `run` through `install` (which calls `ic_hook_object` or
     /// `ic_hook_class` with the context and token it is given, and returns the status and the
-    /// method's encoding for errors).
+    /// method's encoding for errors). `isClassMethod`: the target is a metaclass or a class
+    /// object.
     static func add(
-        className: String, selector: Selector, run: @escaping @Sendable (OpaquePointer) throws -> Void,
+        className: String, selector: Selector, isClassMethod: Bool,
+        run: @escaping @Sendable (OpaquePointer) throws -> Void,
         install: (UnsafeMutableRawPointer, UnsafeMutablePointer<ic_observer_token>) -> (
             ic_status, UnsafePointer<CChar>?
         )
     ) throws(InterceptionError) -> HookToken {
-        let hook = SwiftHook(className: className, selector: selector, run: run)
+        let hook = SwiftHook(className: className, selector: selector, isClassMethod: isClassMethod, run: run)
         let context = Unmanaged.passRetained(hook).toOpaque()
         var token: ic_observer_token = 0
         let (status, encoding) = install(context, &token)
         guard status == IC_OK else {
             let error = InterceptionError.lastCError(
                 status, className: className, selector: selector,
-                encoding: encoding.map { String(cString: $0) })
+                encoding: encoding.map { String(cString: $0) }, isClassMethod: isClassMethod)
             Unmanaged<SwiftHook>.fromOpaque(context).release()
             throw error
         }
@@ -90,7 +102,10 @@ let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) ->
     do {
         try hook.run(call!)
     } catch {
-        Runtime.hookErrorHandler(HookError(className: hook.className, selector: hook.selector, error: error))
+        Runtime.hookErrorHandler(
+            HookError(
+                className: hook.className, selector: hook.selector, isClassMethod: hook.isClassMethod,
+                error: error))
     }
 }
 
@@ -138,7 +153,7 @@ enum HookFrame {
 
 /// The once-per-hook check of a Swift closure's types against the method's encoding.
 enum HookSignature {
-    /// Throws ``InterceptionError/typeMismatch(className:selector:methodEncoding:swiftEncoding:)``
+    /// Throws ``InterceptionError/typeMismatch(className:selector:methodEncoding:swiftEncoding:isClassMethod:)``
     /// unless the method `object` runs for `selector` takes exactly `A...` (and returns
     /// `resultEncoding`, when one is given).
     static func check<each A: RuntimeValue>(
@@ -147,7 +162,8 @@ enum HookSignature {
     ) throws(InterceptionError) {
         let signature = try InterceptionState.signature(of: object, selector: selector)
         try check(
-            signature, className: object.runtimeClass.name, selector, resultEncoding: resultEncoding,
+            signature, className: object.runtimeClass.name, selector,
+            isClassMethod: InterceptionError.isClassObject(object.pointer), resultEncoding: resultEncoding,
             repeat each arguments)
     }
 
@@ -156,20 +172,25 @@ enum HookSignature {
         _ cls: RuntimeClass, _ selector: Selector, resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
+        let isClassMethod = cls.isMetaclass
         guard let method = ic_class_get_method(cls.pointer, selector.pointer) else {
-            throw .selectorNotImplemented(className: cls.name, selector: selector)
+            throw .selectorNotImplemented(
+                className: cls.name, selector: selector, isClassMethod: isClassMethod)
         }
         guard let signature = ic_method_signature(method) else {
             throw .unsupportedSignature(
                 className: cls.name, selector: selector, encoding: String(cString: ic_method_types(method)),
-                reason: String(cString: ic_error_message()))
+                reason: String(cString: ic_error_message()), isClassMethod: isClassMethod)
         }
         try check(
-            signature, className: cls.name, selector, resultEncoding: resultEncoding, repeat each arguments)
+            signature, className: cls.name, selector, isClassMethod: isClassMethod,
+            resultEncoding: resultEncoding,
+            repeat each arguments)
     }
 
     private static func check<each A: RuntimeValue>(
-        _ signature: OpaquePointer, className: String, _ selector: Selector, resultEncoding: String?,
+        _ signature: OpaquePointer, className: String, _ selector: Selector, isClassMethod: Bool,
+        resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
         var swiftTypes: [String] = []
@@ -196,7 +217,8 @@ enum HookSignature {
             throw .typeMismatch(
                 className: className, selector: selector,
                 methodEncoding: String(cString: ic_signature_types(signature)),
-                swiftEncoding: swiftResult + "(" + swiftTypes.joined(separator: ", ") + ")")
+                swiftEncoding: swiftResult + "(" + swiftTypes.joined(separator: ", ") + ")",
+                isClassMethod: isClassMethod)
         }
     }
 }

@@ -8,88 +8,108 @@ import CInterception
 /// deliver it as the `.error` event of the observable they return: the interception is attempted
 /// when the observable is requested, and a refusal reaches every subscriber.
 ///
-/// Every case names the object's class (what `class` answers) and the selector.
+/// Every case names the object's class (what `class` answers) and the selector, and says whether
+/// the method is a class method (`isClassMethod`: the target was a class object, or a metaclass
+/// for a class-wide hook of class methods), which the description writes `+[Class selector]` as
+/// Objective-C does, and `-[Class selector]` otherwise.
 public enum InterceptionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The class does not implement the selector: only implemented methods can be observed.
-    case selectorNotImplemented(className: String, selector: Selector)
+    case selectorNotImplemented(className: String, selector: Selector, isClassMethod: Bool = false)
     /// The selector is one the runtime and the engine rely on (`class`, `respondsToSelector:`,
     /// `methodSignatureForSelector:`, `forwardInvocation:`, `retain`, `release`).
-    case forbiddenSelector(className: String, selector: Selector)
+    case forbiddenSelector(className: String, selector: Selector, isClassMethod: Bool = false)
     /// The method's type encoding cannot be called through libffi (a union or bit-field by
     /// value, for example); `reason` says which part.
-    case unsupportedSignature(className: String, selector: Selector, encoding: String, reason: String)
+    case unsupportedSignature(
+        className: String, selector: Selector, encoding: String, reason: String, isClassMethod: Bool = false)
     /// The object's class was changed by someone else in a way the engine cannot safely build on.
-    case classSwapped(className: String, selector: Selector, reason: String)
+    case classSwapped(className: String, selector: Selector, reason: String, isClassMethod: Bool = false)
     /// A method or the object's class changed under the engine while it was swapping them.
-    case collision(className: String, selector: Selector, reason: String)
+    case collision(className: String, selector: Selector, reason: String, isClassMethod: Bool = false)
     /// The object is being deallocated: nothing can be intercepted on it any more.
-    case objectDeallocating(className: String, selector: Selector)
+    case objectDeallocating(className: String, selector: Selector, isClassMethod: Bool = false)
     /// A typed observable's Swift types do not match the method's encoding.
-    case typeMismatch(className: String, selector: Selector, methodEncoding: String, swiftEncoding: String)
+    case typeMismatch(
+        className: String, selector: Selector, methodEncoding: String, swiftEncoding: String,
+        isClassMethod: Bool = false)
     /// The runtime failed for another reason (out of memory, libffi refused a closure).
-    case runtimeFailure(className: String, selector: Selector, error: RuntimeError)
+    case runtimeFailure(
+        className: String, selector: Selector, error: RuntimeError, isClassMethod: Bool = false)
 
     /// The class named in the error.
-    public var className: String {
-        switch self {
-        case .selectorNotImplemented(let c, _), .forbiddenSelector(let c, _),
-            .unsupportedSignature(let c, _, _, _), .classSwapped(let c, _, _), .collision(let c, _, _),
-            .objectDeallocating(let c, _), .typeMismatch(let c, _, _, _), .runtimeFailure(let c, _, _):
-            return c
-        }
-    }
+    public var className: String { parts.className }
 
     /// The selector named in the error.
-    public var selector: Selector {
+    public var selector: Selector { parts.selector }
+
+    /// Whether the method is a class method (the target was a class object or a metaclass).
+    public var isClassMethod: Bool { parts.isClassMethod }
+
+    private var parts: (className: String, selector: Selector, isClassMethod: Bool) {
         switch self {
-        case .selectorNotImplemented(_, let s), .forbiddenSelector(_, let s),
-            .unsupportedSignature(_, let s, _, _), .classSwapped(_, let s, _), .collision(_, let s, _),
-            .objectDeallocating(_, let s), .typeMismatch(_, let s, _, _), .runtimeFailure(_, let s, _):
-            return s
+        case .selectorNotImplemented(let c, let s, let m), .forbiddenSelector(let c, let s, let m),
+            .unsupportedSignature(let c, let s, _, _, let m), .classSwapped(let c, let s, _, let m),
+            .collision(let c, let s, _, let m), .objectDeallocating(let c, let s, let m),
+            .typeMismatch(let c, let s, _, _, let m), .runtimeFailure(let c, let s, _, let m):
+            return (c, s, m)
         }
     }
 
     public var description: String {
-        let method = "-[\(className) \(selector.name)]"
+        let method = RuntimeError.methodName(className, selector, isClassMethod)
         switch self {
         case .selectorNotImplemented:
             return "cannot intercept \(method): the class does not implement it"
         case .forbiddenSelector:
             return "cannot intercept \(method): the runtime relies on this selector"
-        case .unsupportedSignature(_, _, let encoding, let reason):
+        case .unsupportedSignature(_, _, let encoding, let reason, _):
             return "cannot intercept \(method): its signature \(encoding) cannot be called (\(reason))"
-        case .classSwapped(_, _, let reason):
+        case .classSwapped(_, _, let reason, _):
             return "cannot intercept \(method): the object's class was changed by someone else (\(reason))"
-        case .collision(_, _, let reason):
+        case .collision(_, _, let reason, _):
             return "cannot intercept \(method): something changed under the engine (\(reason))"
         case .objectDeallocating:
             return "cannot intercept \(method): the object is being deallocated"
-        case .typeMismatch(_, _, let methodEncoding, let swiftEncoding):
+        case .typeMismatch(_, _, let methodEncoding, let swiftEncoding, _):
             return
                 "cannot observe \(method) as the Swift types \(swiftEncoding): the method is \(methodEncoding)"
-        case .runtimeFailure(_, _, let error):
+        case .runtimeFailure(_, _, let error, _):
             return "cannot intercept \(method): \(error)"
         }
     }
 
     /// The error for a failed C interception call, from the thread's last C error.
-    static func lastCError(_ status: ic_status, className: String, selector: Selector, encoding: String?)
-        -> InterceptionError
-    {
+    static func lastCError(
+        _ status: ic_status, className: String, selector: Selector, encoding: String?, isClassMethod: Bool
+    ) -> InterceptionError {
         let runtimeError = RuntimeError.lastCError()
+        let m = isClassMethod
         switch status {
-        case IC_ERR_METHOD_NOT_FOUND: return .selectorNotImplemented(className: className, selector: selector)
-        case IC_ERR_FORBIDDEN_SELECTOR: return .forbiddenSelector(className: className, selector: selector)
+        case IC_ERR_METHOD_NOT_FOUND:
+            return .selectorNotImplemented(className: className, selector: selector, isClassMethod: m)
+        case IC_ERR_FORBIDDEN_SELECTOR:
+            return .forbiddenSelector(className: className, selector: selector, isClassMethod: m)
         case IC_ERR_UNSUPPORTED_SIGNATURE:
             return .unsupportedSignature(
                 className: className, selector: selector, encoding: encoding ?? "?",
-                reason: runtimeError.message)
+                reason: runtimeError.message, isClassMethod: m)
         case IC_ERR_CLASS_SWAPPED:
-            return .classSwapped(className: className, selector: selector, reason: runtimeError.message)
+            return .classSwapped(
+                className: className, selector: selector, reason: runtimeError.message, isClassMethod: m)
         case IC_ERR_COLLISION:
-            return .collision(className: className, selector: selector, reason: runtimeError.message)
-        case IC_ERR_DEALLOCATING: return .objectDeallocating(className: className, selector: selector)
-        default: return .runtimeFailure(className: className, selector: selector, error: runtimeError)
+            return .collision(
+                className: className, selector: selector, reason: runtimeError.message, isClassMethod: m)
+        case IC_ERR_DEALLOCATING:
+            return .objectDeallocating(className: className, selector: selector, isClassMethod: m)
+        default:
+            return .runtimeFailure(
+                className: className, selector: selector, error: runtimeError, isClassMethod: m)
         }
+    }
+
+    /// Whether `object` is a class object (its class is a metaclass): its methods are class
+    /// methods.
+    static func isClassObject(_ object: OpaquePointer) -> Bool {
+        ic_object_get_class(object).map(ic_class_is_metaclass) ?? false
     }
 }

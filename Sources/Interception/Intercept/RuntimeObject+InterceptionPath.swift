@@ -65,7 +65,8 @@ extension RuntimeObject {
             let original = ic_intercept_original_class(pointer)
             throw InterceptionError.lastCError(
                 status, className: runtimeClass.name, selector: selector,
-                encoding: ic_class_method_types(original, selector.pointer).map { String(cString: $0) })
+                encoding: ic_class_method_types(original, selector.pointer).map { String(cString: $0) },
+                isClassMethod: InterceptionError.isClassObject(pointer))
         }
         return interceptionPath(for: selector)
     }

@@ -123,7 +123,7 @@ enum KeyPathObservation {
         }
     }
 
-    /// Refuses a key whose value is not of `encoding`.
+    /// Refuses a key whose value is not of `encoding` (or of the same values: `l` for `i`).
     private static func checkKey(_ key: String, of object: RuntimeObject, encoding: String)
         throws(RuntimeError)
     {
@@ -131,7 +131,7 @@ enum KeyPathObservation {
             throw RuntimeError.lastCError()
         }
         let expected = TypeEncoding.normalized(encoding)
-        guard TypeEncoding.normalized(actual) == expected else {
+        guard TypeEncoding.sameValue(swift: expected, method: TypeEncoding.normalized(actual)) else {
             throw RuntimeError(
                 IC_ERR_SIGNATURE_MISMATCH,
                 "key \"\(key)\" of \(object.runtimeClass.name) has type \(actual), not \(expected)")

@@ -21,9 +21,10 @@ struct PropertyReader: @unchecked Sendable {
         // A declared property of exactly this type is read through its record; anything else
         // (no declaration, another type: an error to report) by name.
         let property = ic_class_get_property(ic_object_get_class(object.pointer), key)
-        self.property =
-            property.map { String(cString: ic_property_type($0)) }
-                == TypeEncoding.normalized(Value.propertyEncoding) ? property : nil
+        let swiftType = TypeEncoding.normalized(Value.propertyEncoding)
+        self.property = property.flatMap {
+            TypeEncoding.sameValue(swift: swiftType, method: String(cString: ic_property_type($0))) ? $0 : nil
+        }
         self.key = key.utf8CString
         self.encoding = Value.propertyEncoding.utf8CString
         self.size = try max(TypeEncoding.layout(of: Value.propertyEncoding).size, 1)

@@ -24,7 +24,9 @@ public enum Runtime {
     /// even if the closure made it and nothing else holds it. Every Swift ``RuntimeObject/send(_:_:)->_``
     /// releases those references when it returns (after taking its own); C code that calls
     /// Swift-implemented methods outside any Swift send should wrap its work in this pool, or
-    /// the references accumulate until the thread exits.
+    /// the references accumulate until the thread exits. The pool is the C runtime's
+    /// (`ic_autorelease_pool_push` / `_pop`): weak property getters park the object they return
+    /// there too, and `String` results of Swift methods their C string.
     public static func autoreleasepool<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         let mark = ReturnedObjects.mark
         defer { ReturnedObjects.drain(to: mark) }

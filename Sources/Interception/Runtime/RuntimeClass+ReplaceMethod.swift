@@ -87,7 +87,8 @@ extension RuntimeClass {
                 }
             guard agree else {
                 throw RuntimeError.signatureMismatch(
-                    className: name, selector: selector, methodEncoding: existing, swiftEncoding: encoding)
+                    className: name, selector: selector, isClassMethod: isMetaclass, methodEncoding: existing,
+                    swiftEncoding: encoding)
             }
         }
         var previous: ic_imp?
@@ -123,7 +124,8 @@ extension RuntimeClass {
                 TypeEncoding.compatible(swiftSignature: signature, methodSignature: methodSignature)
             else {
                 throw RuntimeError.signatureMismatch(
-                    className: name, selector: selector, methodEncoding: existing, swiftEncoding: encoding)
+                    className: name, selector: selector, isClassMethod: isMetaclass, methodEncoding: existing,
+                    swiftEncoding: encoding)
             }
         }
         let imp = try MethodClosure.makeIMP(signature: signature, definingClass: pointer, invoke: invoke)

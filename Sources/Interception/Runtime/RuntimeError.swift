@@ -57,19 +57,29 @@ extension RuntimeError {
         }
     }
 
-    /// `-[Class selector] is <method encoding>, Swift call is <swift encoding>`.
+    /// `-[Class selector] is <method encoding>, Swift call is <swift encoding>` (`+[…]` for a class
+    /// method: the receiver is a class object, or the class a metaclass).
     static func signatureMismatch(
-        className: String, selector: Selector, methodEncoding: String, swiftEncoding: String,
-        hint: String? = nil
+        className: String, selector: Selector, isClassMethod: Bool, methodEncoding: String,
+        swiftEncoding: String, hint: String? = nil
     ) -> RuntimeError {
         RuntimeError(
             IC_ERR_SIGNATURE_MISMATCH,
-            "signature mismatch: -[\(className) \(selector.name)] is \(methodEncoding), "
+            "signature mismatch: \(methodName(className, selector, isClassMethod)) is \(methodEncoding), "
                 + "Swift call is \(swiftEncoding)" + (hint.map { "; \($0)" } ?? ""))
     }
 
-    /// `unrecognized selector -[Class selector]`.
-    static func unrecognizedSelector(className: String, selector: Selector) -> RuntimeError {
-        RuntimeError(IC_ERR_METHOD_NOT_FOUND, "unrecognized selector -[\(className) \(selector.name)]")
+    /// `unrecognized selector -[Class selector]` (`+[…]` for a class object).
+    static func unrecognizedSelector(className: String, selector: Selector, isClassMethod: Bool)
+        -> RuntimeError
+    {
+        RuntimeError(
+            IC_ERR_METHOD_NOT_FOUND, "unrecognized selector \(methodName(className, selector, isClassMethod))"
+        )
+    }
+
+    /// `-[Class selector]`, or `+[Class selector]` for a class method, as Objective-C writes them.
+    static func methodName(_ className: String, _ selector: Selector, _ isClassMethod: Bool) -> String {
+        "\(isClassMethod ? "+" : "-")[\(className) \(selector.name)]"
     }
 }

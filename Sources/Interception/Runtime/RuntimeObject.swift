@@ -106,7 +106,9 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
         let sel = KnownSelectors.shared.class_.pointer
         let answer = unsafeBitCast(ic_msg_lookup(pointer, sel), to: ClassGetterIMP.self)(pointer, sel)
         guard let answer else {
-            preconditionFailure("-[\(actualClass.name) class] answered NULL")
+            preconditionFailure(
+                "\(RuntimeError.methodName(actualClass.name, "class", actualClass.isMetaclass)) answered NULL"
+            )
         }
         return RuntimeClass(unchecked: answer)
     }

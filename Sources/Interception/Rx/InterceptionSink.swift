@@ -150,15 +150,17 @@ class InterceptionSink: @unchecked Sendable {
         case .call(let s, _): selector = s
         case .dealloc: selector = KnownSelectors.shared.dealloc
         }
-        // The encoding is read only while the object is known to be alive.
-        let encoding: String? = lock.withLock {
-            guard !objectDied else { return nil }
-            return ic_class_method_types(ic_intercept_original_class(object), selector.pointer).map {
+        // The encoding and the class are read only while the object is known to be alive.
+        let (encoding, isClassMethod): (String?, Bool) = lock.withLock {
+            guard !objectDied else { return (nil, false) }
+            let encoding = ic_class_method_types(ic_intercept_original_class(object), selector.pointer).map {
                 String(cString: $0)
             }
+            return (encoding, InterceptionError.isClassObject(object))
         }
         throw InterceptionError.lastCError(
-            status, className: className, selector: selector, encoding: encoding)
+            status, className: className, selector: selector, encoding: encoding, isClassMethod: isClassMethod
+        )
     }
 }
 

@@ -119,14 +119,16 @@ final class InterceptionState: @unchecked Sendable {
         -> OpaquePointer
     {
         let className = object.runtimeClass.name
+        let isClassMethod = InterceptionError.isClassObject(object.pointer)
         guard let method = ic_class_get_method(ic_intercept_original_class(object.pointer), selector.pointer)
         else {
-            throw .selectorNotImplemented(className: className, selector: selector)
+            throw .selectorNotImplemented(
+                className: className, selector: selector, isClassMethod: isClassMethod)
         }
         guard let signature = ic_method_signature(method) else {
             throw .unsupportedSignature(
                 className: className, selector: selector, encoding: String(cString: ic_method_types(method)),
-                reason: String(cString: ic_error_message()))
+                reason: String(cString: ic_error_message()), isClassMethod: isClassMethod)
         }
         return signature
     }

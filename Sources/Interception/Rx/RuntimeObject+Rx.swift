@@ -52,7 +52,7 @@ extension Reactive where Base: RuntimeObject {
 
     /// The arguments of every call of `selector`, as the Swift types `T...`, sent before the
     /// method runs. The method's encoding is checked once against the types (a mismatch is the
-    /// observable's `.error`, ``InterceptionError/typeMismatch(className:selector:methodEncoding:swiftEncoding:)``);
+    /// observable's `.error`, ``InterceptionError/typeMismatch(className:selector:methodEncoding:swiftEncoding:isClassMethod:)``);
     /// calls then skip `[Any]` boxing.
     ///
     ///     object.rx.sentMessage("moveTo:y:", as: (Int32, Double).self)
@@ -172,6 +172,7 @@ extension Reactive where Base: RuntimeObject {
     private func runtimeFailure(_ error: any Error, _ selector: Selector) -> InterceptionError {
         .runtimeFailure(
             className: base.runtimeClass.name, selector: selector,
-            error: error as? RuntimeError ?? RuntimeError(statusName: "IC_ERR_UNKNOWN", message: "\(error)"))
+            error: error as? RuntimeError ?? RuntimeError(statusName: "IC_ERR_UNKNOWN", message: "\(error)"),
+            isClassMethod: InterceptionError.isClassObject(base.pointer))
     }
 }

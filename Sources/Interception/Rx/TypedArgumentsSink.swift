@@ -21,7 +21,8 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
     /// and sends them to the subject.
     private let delivery: Delivery
 
-    /// Checks that the method takes exactly `T...` after self and _cmd.
+    /// Checks that the method takes exactly `T...` after self and _cmd (`Int32` / `UInt32` for
+    /// `l` / `L`, which are 32-bit).
     init(
         object: OpaquePointer, selector: Selector, phase: ic_observer_phase, className: String,
         signature: OpaquePointer, makeDelivery: MakeDelivery
@@ -34,11 +35,14 @@ final class TypedArgumentsSink<each T: RuntimeValue>: InterceptionSink, @uncheck
         let count = ic_signature_argument_count(signature)
         let methodTypes =
             count > 2 ? (2..<count).map { String(cString: ic_signature_argument_type(signature, $0)) } : []
-        guard methodTypes == swiftTypes else {
+        guard methodTypes.count == swiftTypes.count,
+            zip(swiftTypes, methodTypes).allSatisfy({ TypeEncoding.sameValue(swift: $0, method: $1) })
+        else {
             throw .typeMismatch(
                 className: className, selector: selector,
                 methodEncoding: String(cString: ic_signature_types(signature)),
-                swiftEncoding: "(" + swiftTypes.joined(separator: ", ") + ")")
+                swiftEncoding: "(" + swiftTypes.joined(separator: ", ") + ")",
+                isClassMethod: InterceptionError.isClassObject(object))
         }
         super.init(object: object, target: .call(selector, phase), className: className)
     }

@@ -87,19 +87,19 @@ struct FastSend {
     func result<R: RuntimeValue>(receiver: OpaquePointer, selector: OpaquePointer, _ arguments: FastArguments)
         -> R
     {
-        result(receiver: receiver, selector: selector, registers: arguments.registers)
+        result(receiver: receiver, selector: selector, registers: arguments.registers, mark: arguments.mark)
     }
 
     /// Calls the IMP with `registers` and returns its result as `R` (``NoResult`` for `void`).
-    /// Objects the call's Swift method closures returned stay parked until the result has
-    /// been converted (retained), as in every send.
+    /// What was parked since `mark` (taken before the arguments were placed: the C strings of
+    /// `String` arguments, the objects the call's Swift method closures returned) stays parked
+    /// until the result has been converted (retained), as in every send.
     @inlinable @inline(__always)
     func result<R: RuntimeValue>(
-        receiver: OpaquePointer, selector: OpaquePointer, registers: borrowing RegisterFile
+        receiver: OpaquePointer, selector: OpaquePointer, registers: borrowing RegisterFile, mark: Int
     )
         -> R
     {
-        let mark = ReturnedObjects.mark
         let vectorResult =
             RegisterSlot(rawValue: R._registerSlot)?.isVector ?? (shape.result?.isVector ?? false)
         let bits = registers.call(imp, receiver: receiver, selector: selector, vectorResult: vectorResult)
@@ -115,10 +115,14 @@ struct FastArguments {
     @usableFromInline var registers = RegisterFile()
     @usableFromInline let shape: DirectCallShape
     @usableFromInline var index = 0
+    /// The autorelease depth before any argument was placed (``ReturnedObjects``): the send
+    /// drains back to it.
+    @usableFromInline let mark: Int
 
     @inlinable @inline(__always)
     init(shape: DirectCallShape) {
         self.shape = shape
+        self.mark = ReturnedObjects.mark
     }
 
     /// Places the next argument.

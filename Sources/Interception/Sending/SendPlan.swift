@@ -124,6 +124,7 @@ extension SendPlan {
             guard let signature = ic_method_signature(method) else {
                 throw RuntimeError.signatureMismatch(
                     className: className(of: receiver), selector: selector,
+                    isClassMethod: InterceptionError.isClassObject(receiver),
                     methodEncoding: String(cString: ic_method_types(method)),
                     swiftEncoding: TypeEncoding.types(of: swiftSignature))
             }
@@ -135,7 +136,9 @@ extension SendPlan {
             imp = nil
             cacheable = false
         } else {
-            throw RuntimeError.unrecognizedSelector(className: className(of: receiver), selector: selector)
+            throw RuntimeError.unrecognizedSelector(
+                className: className(of: receiver), selector: selector,
+                isClassMethod: InterceptionError.isClassObject(receiver))
         }
 
         // A caller that asks for no result (`try o.send("add:", x)`) calls for the side effect:
@@ -156,6 +159,7 @@ extension SendPlan {
         guard TypeEncoding.compatible(swiftSignature: callSignature, methodSignature: methodSignature) else {
             throw RuntimeError.signatureMismatch(
                 className: className(of: receiver), selector: selector,
+                isClassMethod: InterceptionError.isClassObject(receiver),
                 methodEncoding: TypeEncoding.types(of: methodSignature),
                 swiftEncoding: TypeEncoding.types(of: swiftSignature),
                 hint: TypeEncoding.mismatchHint(
@@ -199,13 +203,15 @@ extension SendPlan {
             let method = ic_class_get_method(lookupClass, selector.pointer)
         else {
             throw RuntimeError.unrecognizedSelector(
-                className: SendPlan.className(of: receiver), selector: selector)
+                className: SendPlan.className(of: receiver), selector: selector,
+                isClassMethod: InterceptionError.isClassObject(receiver))
         }
         guard let methodSignature = ic_method_signature(method),
             TypeEncoding.compatible(swiftSignature: signature, methodSignature: methodSignature)
         else {
             throw RuntimeError.signatureMismatch(
                 className: SendPlan.className(of: receiver), selector: selector,
+                isClassMethod: InterceptionError.isClassObject(receiver),
                 methodEncoding: ic_method_signature(method).map(TypeEncoding.types(of:))
                     ?? String(cString: ic_method_types(method)),
                 swiftEncoding: TypeEncoding.types(of: signature),

@@ -102,6 +102,24 @@ enum TypeEncoding {
         }
     }
 
+    /// Whether a Swift type of encoding `swift` reads and writes exactly the values of encoding
+    /// `method` (both normalized single types), with nothing converted or adapted: the same
+    /// encoding, or `l`/`L` for `i`/`I` (32-bit in encodings, SPEC 3.4). Stricter than
+    /// ``compatible(swift:method:isArgument:)``: what observes or copies a value (typed
+    /// observables, property observation) accepts only these.
+    static func sameValue(swift: String, method: String) -> Bool {
+        swift == method || canonicalScalar(swift) == canonicalScalar(method)
+    }
+
+    /// `i` for `l`, `I` for `L`, any other encoding as it is.
+    private static func canonicalScalar(_ encoding: String) -> String {
+        switch encoding {
+        case "l": return "i"
+        case "L": return "I"
+        default: return encoding
+        }
+    }
+
     /// Whether a method's signature accepts a Swift call's signature, position by position.
     static func compatible(swiftSignature: OpaquePointer, methodSignature: OpaquePointer) -> Bool {
         if swiftSignature == methodSignature {

@@ -26,6 +26,19 @@ ic_class *ict_logged_class(void);
 ic_id ict_logged_new(ict_log *log, const char *tag);
 void ict_logged_watch_weak(ic_id logged, ic_id *weak_location, const char *tag);
 
+/*
+ * Methods implemented in C that take or return a C string (`*`), to add to a class:
+ *   ict_cstring_length_imp    "q@:*"  strlen of the argument (-1 for NULL), whose characters it
+ *                                     copies for ict_cstring_last_read (up to 255 bytes)
+ *   ict_cstring_greeting_imp  "*@:"   a static "hello from C"
+ *   ict_cstring_null_imp      "*@:"   NULL
+ */
+long long ict_cstring_length_imp(ic_id self, ic_sel cmd, const char *s);
+const char *ict_cstring_greeting_imp(ic_id self, ic_sel cmd);
+const char *ict_cstring_null_imp(ic_id self, ic_sel cmd);
+/* What ict_cstring_length_imp last read on the calling thread ("(null)" for NULL). */
+const char *ict_cstring_last_read(void);
+
 #endif /* ICT_CLASSES_H */
 
 /* Sends "add:" with 41 to `receiver` by name (IC_MSG_NAMED), as int (int). */

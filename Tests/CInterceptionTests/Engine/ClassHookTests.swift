@@ -191,6 +191,41 @@ struct ClassHookTests {
     }
 
     @Test(
+        "refusals name class methods +[Class selector] (a metaclass, a class object) and instance ones -[…]")
+    func refusalTextsSignClassMethods() throws {
+        let cls = try makeClass("CHRefuseText", methods: [("add:", imp(addOneIMP), "i@:i")])
+        let name = String(cString: ic_class_name(cls))
+        let meta = ic_class_metaclass(cls)
+        let noop: ObserverCallback = { _, _ in }
+        /// The message of a refused call (the thread keeps only the last one: read at once).
+        func refusal(_ call: (UnsafeMutablePointer<ic_observer_token>) -> ic_status) -> String {
+            var token: ic_observer_token = 0
+            #expect(call(&token) == IC_ERR_FORBIDDEN_SELECTOR)
+            return lastErrorMessage
+        }
+        #expect(
+            refusal { ic_hook_class(meta, sel("retain"), IC_HOOK_BEFORE, 0, noop, nil, nil, $0) }
+                .hasPrefix("+[\(name) retain] must not be hooked"))
+        #expect(
+            refusal { ic_hook_class(meta, sel("dealloc"), IC_HOOK_AFTER, 0, noop, nil, nil, $0) }
+                .hasPrefix("+[\(name) dealloc] takes before hooks only"))
+        #expect(
+            refusal {
+                ic_hook_object(ic_class_object(cls), sel("release"), IC_HOOK_BEFORE, 0, noop, nil, nil, $0)
+            }
+            .hasPrefix("+[\(name) release] must not be hooked"))
+        #expect(
+            refusal {
+                ic_intercept_add_observer(
+                    ic_class_object(cls), sel("retain"), IC_OBSERVE_BEFORE, noop, nil, nil, $0)
+            }
+            .hasPrefix("+[\(name) retain] must not be intercepted"))
+        #expect(
+            refusal { ic_hook_class(cls, sel("retain"), IC_HOOK_BEFORE, 0, noop, nil, nil, $0) }
+                .hasPrefix("-[\(name) retain] must not be hooked"))
+    }
+
+    @Test(
         "class hooks added and removed while other threads call: each call runs the steady hook once, and nothing after removal"
     )
     func concurrentClassHooks() async throws {

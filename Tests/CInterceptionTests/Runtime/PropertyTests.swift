@@ -170,7 +170,10 @@ struct CPropertyTests {
         let value = try #require(ic_class_create_instance(valueClass))
         lookup(owner, "setTarget:", as: SetObject.self)(owner, sel("setTarget:"), value)
         #expect(ic_object_retain_count(value) == 1)  // not retained
+        // The getter parks what it returns in the thread's autorelease pool (AutoreleaseTests).
+        let mark = ic_autorelease_pool_push()
         #expect(lookup(owner, "target", as: ObjectIMP.self)(owner, sel("target")) == value)
+        ic_autorelease_pool_pop(mark)
         ic_release(value)
         #expect(ic_class_live_instance_count(valueClass) == 0)
         #expect(lookup(owner, "target", as: ObjectIMP.self)(owner, sel("target")) == nil)

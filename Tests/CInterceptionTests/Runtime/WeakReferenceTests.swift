@@ -11,16 +11,6 @@ private let storeSelfWeakly: VoidIMP = { this, cmd in
     fn(ic_msg_lookup_super(&sup, cmd), as: VoidIMP.self)(this, cmd)
 }
 
-private func withWeak<R>(_ body: (UnsafeMutablePointer<ID?>) throws -> R) rethrows -> R {
-    let p = UnsafeMutablePointer<ID?>.allocate(capacity: 2)
-    p.initialize(repeating: nil, count: 2)
-    defer {
-        ic_weak_destroy(p)
-        p.deallocate()
-    }
-    return try body(p)
-}
-
 @Suite("Weak references")
 struct WeakReferenceTests {
     @Test("a weak reference loads the object while it lives and NULL after")

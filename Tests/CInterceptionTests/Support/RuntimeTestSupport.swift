@@ -75,3 +75,15 @@ func superclassForSuperSend(_ this: ID?, _ cmd: SEL?) -> CLS? {
     }
     return ic_class_superclass(cls)
 }
+
+/// Runs `body` with a weak location (two words, NULL; the second is scratch for tests that need
+/// one), destroyed afterwards.
+func withWeak<R>(_ body: (UnsafeMutablePointer<ID?>) throws -> R) rethrows -> R {
+    let p = UnsafeMutablePointer<ID?>.allocate(capacity: 2)
+    p.initialize(repeating: nil, count: 2)
+    defer {
+        ic_weak_destroy(p)
+        p.deallocate()
+    }
+    return try body(p)
+}

@@ -54,4 +54,54 @@ struct RuntimeClassClassMethodHooksTests {
         }
         try cls.send("ping")
     }
+
+    @Test("refusals of class-method hooks name the method +[Class selector], instance ones -[Class selector]")
+    func refusalsNameClassMethodsWithPlus() throws {
+        let cls = try RuntimeClass.define(uniqueName("SCMHookText")) { c in
+            try c.classMethod("ping") { (this: RuntimeObject) in }
+            try c.method("pong") { (this: RuntimeObject) in }
+        }
+        let name = cls.name
+        let missing = try #require(throws: InterceptionError.self) {
+            try cls.metaclass.hookBefore("nope") { (this: RuntimeObject) in }
+        }
+        #expect(missing == .selectorNotImplemented(className: name, selector: "nope", isClassMethod: true))
+        #expect(missing.isClassMethod)
+        #expect("\(missing)" == "cannot intercept +[\(name) nope]: the class does not implement it")
+        let mismatch = try #require(throws: InterceptionError.self) {
+            try cls.metaclass.hookBefore("ping") { (this: RuntimeObject, x: Int32) in }
+        }
+        #expect("\(mismatch)".hasPrefix("cannot observe +[\(name) ping] as the Swift types"))
+        // Refused by the C engine (a forbidden selector): the same sign, in Swift and in C's text.
+        let forbidden = try #require(throws: InterceptionError.self) {
+            try cls.metaclass.hookBefore("retain") { (this: RuntimeObject) in }
+        }
+        #expect("\(forbidden)".hasPrefix("cannot intercept +[\(name) retain]"))
+        #expect(String(cString: ic_error_message()).hasPrefix("+[\(name) retain] must not be hooked"))
+        // A class object hooked as an object (refused): its methods are class methods too.
+        let asObject = try #require(throws: InterceptionError.self) {
+            try cls.asObject.hookBefore("ping") { (this: RuntimeObject) in }
+        }
+        #expect(asObject.isClassMethod)
+        #expect("\(asObject)".contains("+[\(name) ping]"))
+        // Instance methods keep the minus.
+        let instance = try #require(throws: InterceptionError.self) {
+            try cls.hookBefore("nope") { (this: RuntimeObject) in }
+        }
+        #expect(!instance.isClassMethod)
+        #expect("\(instance)" == "cannot intercept -[\(name) nope]: the class does not implement it")
+    }
+
+    @Test("the error a class-method hook throws is described as +[Class selector]")
+    func hookErrorNamesClassMethodWithPlus() {
+        struct Oops: Error {}
+        // Made directly: the handler is process-wide, and swapping it here would race with the
+        // one test that does (RuntimeObject+HooksTests).
+        let classMethod = HookError(
+            className: "Counter", selector: "limit", isClassMethod: true, error: Oops())
+        let instanceMethod = HookError(
+            className: "Counter", selector: "add:", isClassMethod: false, error: Oops())
+        #expect("\(classMethod)" == "hook of +[Counter limit] threw: Oops()")
+        #expect("\(instanceMethod)" == "hook of -[Counter add:] threw: Oops()")
+    }
 }

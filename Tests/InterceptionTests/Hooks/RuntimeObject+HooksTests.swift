@@ -127,7 +127,7 @@ struct RuntimeObjectHooksTests {
         let mismatch = try #require(throws: InterceptionError.self) {
             try obj.hookBefore("add:") { (this: RuntimeObject, x: Int) in }
         }
-        guard case .typeMismatch(let className, let selector, let method, _) = mismatch else {
+        guard case .typeMismatch(let className, let selector, let method, _, _) = mismatch else {
             Issue.record("expected typeMismatch, got \(mismatch)")
             return
         }

@@ -359,3 +359,24 @@ struct PropertyTests {
         }
     }
 }
+
+@Suite("Weak properties: the getter's result and the autorelease pool")
+struct WeakPropertyGetterTests {
+    @Test("a weak getter's object sent for from Swift is parked for the send only, then the handle owns it")
+    func weakGetterThroughSendDrainsWithTheSend() throws {
+        let cls = try RuntimeClass.define(uniqueName("PWeakGetter")) { c in
+            try c.property("friend", RuntimeObject?.self, .weak)
+        }
+        let owner = cls.new()
+        var friend: RuntimeObject? = cls.new()
+        try owner.send("setFriend:", friend)
+        let before = ReturnedObjects.count
+        let got: RuntimeObject? = try owner.send("friend")
+        #expect(got == friend)
+        #expect(ReturnedObjects.count == before)  // the send drained what the getter parked
+        friend = nil
+        #expect(got != nil)  // the result handle holds its own reference
+        let again: RuntimeObject? = try owner.send("friend")
+        #expect(again == got)
+    }
+}

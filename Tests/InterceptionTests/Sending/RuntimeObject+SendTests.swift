@@ -405,3 +405,23 @@ extension MatrixValue {
         #expect(raw.equal(taken.bytes, raw.other), "take:")
     }
 }
+
+@Suite("Typed sends to classes: error texts")
+struct RuntimeClassSendErrorTextTests {
+    @Test("an unrecognized class method or a mismatched class-method send is named +[Class selector]")
+    func classSendErrorsNameClassMethodsWithPlus() throws {
+        let cls = try RuntimeClass.define(uniqueName("SendPlus")) { c in
+            try c.classMethod("scale:") { (this: RuntimeObject, x: Int32) -> Int32 in x * 100 }
+        }
+        let name = cls.name
+        let missing = try #require(throws: RuntimeError.self) { try cls.send("nope") }
+        #expect(missing.message == "unrecognized selector +[\(name) nope]")
+        let mismatch = try #require(throws: RuntimeError.self) { let _: Int = try cls.send("scale:", 2) }
+        #expect(
+            mismatch.message.hasPrefix("signature mismatch: +[\(name) scale:] is i@:i, Swift call is q@:q"))
+        let replaced = try #require(throws: RuntimeError.self) {
+            try cls.metaclass.replaceMethod("scale:") { (this: RuntimeObject, x: Double) -> Double in x }
+        }
+        #expect(replaced.message.hasPrefix("signature mismatch: +[\(name) scale:]"))
+    }
+}
