@@ -46,26 +46,33 @@ struct MethodRegistersTests {
         }
         let object = cls.new()
         let other = cls.new()
-        for _ in 0..<2 {
-            let mix = unsafeBitCast(
-                ic_msg_lookup(object.pointer, Selector("mix:b:c:d:").pointer), to: MixIMP.self)
-            #expect(
-                mix(object.pointer, Selector("mix:b:c:d:").pointer, -2, 0.5, 7, 0.25) == -2000 + 0.5 + 70
-                    + 0.25)
-            let flags = unsafeBitCast(
-                ic_msg_lookup(object.pointer, Selector("flags:b:c:").pointer), to: FlagsIMP.self)
-            #expect(flags(object.pointer, Selector("flags:b:c:").pointer, true, -40, true) == -37)
-            #expect(flags(object.pointer, Selector("flags:b:c:").pointer, false, 100, true) == 102)
-            let pick = unsafeBitCast(
-                ic_msg_lookup(object.pointer, Selector("pick:b:").pointer), to: PointerIMP.self)
-            #expect(pick(object.pointer, Selector("pick:b:").pointer, nil, other.pointer) == other.pointer)
-            // An object result comes back retained and parked (the caller does not own it).
-            let retainCount = object.retainCount
-            #expect(
-                pick(object.pointer, Selector("pick:b:").pointer, UnsafeRawPointer(bitPattern: 8), nil)
-                    == object.pointer)
-            #expect(object.retainCount >= retainCount)
+        // Called from C outside a Swift send: object results are parked in the thread's pool,
+        // which this test drains (leaving the pool as it found it).
+        let baseline = object.retainCount
+        Runtime.autoreleasepool {
+            for _ in 0..<2 {
+                let mix = unsafeBitCast(
+                    ic_msg_lookup(object.pointer, Selector("mix:b:c:d:").pointer), to: MixIMP.self)
+                #expect(
+                    mix(object.pointer, Selector("mix:b:c:d:").pointer, -2, 0.5, 7, 0.25) == -2000 + 0.5 + 70
+                        + 0.25)
+                let flags = unsafeBitCast(
+                    ic_msg_lookup(object.pointer, Selector("flags:b:c:").pointer), to: FlagsIMP.self)
+                #expect(flags(object.pointer, Selector("flags:b:c:").pointer, true, -40, true) == -37)
+                #expect(flags(object.pointer, Selector("flags:b:c:").pointer, false, 100, true) == 102)
+                let pick = unsafeBitCast(
+                    ic_msg_lookup(object.pointer, Selector("pick:b:").pointer), to: PointerIMP.self)
+                #expect(
+                    pick(object.pointer, Selector("pick:b:").pointer, nil, other.pointer) == other.pointer)
+                // An object result comes back retained and parked (the caller does not own it).
+                let retainCount = object.retainCount
+                #expect(
+                    pick(object.pointer, Selector("pick:b:").pointer, UnsafeRawPointer(bitPattern: 8), nil)
+                        == object.pointer)
+                #expect(object.retainCount == retainCount + 1)
+            }
         }
+        #expect(object.retainCount == baseline)
         // The same through sends from Swift (the typed body), for comparison.
         #expect(
             try object.send("mix:b:c:d:", Int8(-2), 0.5, UInt32(7), Float(0.25)) as Double == -2000 + 0.5 + 70
