@@ -30,16 +30,20 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
 
     /// The object (`ic_id`). Valid for as long as this handle lives; it is not retained for you:
     /// use ``retainedPointer()`` to hand C code a reference of its own.
+    @inlinable public var pointer: OpaquePointer { storedPointer }
+
     // `var` only so that a method closure's spare `this` can be pointed at the next receiver
     // (`ThisHandles`), while nothing but the calling thread's cache references it; unchecked
-    // exclusivity, so that reading it costs what reading a `let` costs.
-    @exclusivity(unchecked) public private(set) var pointer: OpaquePointer
+    // exclusivity, so that reading it costs what reading a `let` costs. Internal storage behind
+    // the public getter, so that `rebind` can be inlined into the callers' specialized thunks
+    // (as a call, it was a call layer of its own on every Swift-method call).
+    @usableFromInline @exclusivity(unchecked) var storedPointer: OpaquePointer
 
     /// The class that defines the method whose closure received this handle as `this`, or `nil`
     /// for handles made any other way. ``sendSuper(_:_:)`` starts its lookup at this class's
     /// superclass, which is what makes super sends right in deep hierarchies: the object's
     /// dynamic class may be any subclass.
-    @exclusivity(unchecked) private(set) var methodClass: OpaquePointer?
+    @usableFromInline @exclusivity(unchecked) var methodClass: OpaquePointer?
 
     /// Whether the handle owns a reference, released by `deinit`: always, but for a method
     /// closure's `this` while its call runs (see `init(borrowing:methodClass:)`).
@@ -55,14 +59,14 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
     /// A handle that takes over a reference the caller owns (a +1 pointer, such as the result of
     /// `ic_class_create_instance`); the handle releases it.
     public init(adopting pointer: OpaquePointer) {
-        self.pointer = pointer
+        self.storedPointer = pointer
         self.methodClass = nil
         self.ownsReference = Atomic(true)
     }
 
     init(retaining pointer: OpaquePointer, methodClass: OpaquePointer?) {
         ic_retain(pointer)
-        self.pointer = pointer
+        self.storedPointer = pointer
         self.methodClass = methodClass
         self.ownsReference = Atomic(true)
     }
@@ -70,15 +74,15 @@ public final class RuntimeObject: Hashable, @unchecked Sendable, CustomStringCon
     /// A handle that does not own a reference yet: a method closure's `this`, which the sender
     /// keeps alive for the call. `ThisHandles.call` ends every call of such a handle.
     init(borrowing pointer: OpaquePointer, methodClass: OpaquePointer?) {
-        self.pointer = pointer
+        self.storedPointer = pointer
         self.methodClass = methodClass
         self.ownsReference = Atomic(false)
     }
 
     /// Points a spare borrowed handle (referenced by nothing else) at the next receiver.
-    @usableFromInline
+    @inlinable @inline(__always)
     func rebind(borrowing pointer: OpaquePointer, methodClass: OpaquePointer?) {
-        self.pointer = pointer
+        self.storedPointer = pointer
         self.methodClass = methodClass
     }
 
