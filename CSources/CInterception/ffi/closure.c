@@ -344,18 +344,24 @@ ic_status ic_closure_imp_destroy(ic_imp imp)
     return IC_OK;
 }
 
-/* Reads the fields of a live closure's record under the lock (so a concurrent destroy cannot
- * free the record while it is read). */
-static bool read_record(ic_imp imp, void **context, const ic_signature **sig, ic_closure_kind *kind)
+/* What the introspection functions answer about a live closure: a copy of its record's fields,
+ * read under the lock (so a concurrent destroy cannot free the record while it is read). */
+typedef struct closure_info {
+    void *context;
+    const ic_signature *sig;
+    ic_closure_kind kind;
+} closure_info;
+
+static bool read_record(ic_imp imp, closure_info *info)
 {
     ic_lock(&ic_closure_lock);
     closure_record *rec = imp ? ic_map_get(&registry, (uintptr_t)imp) : NULL;
     if (rec) {
-        *context = rec->context;
-        *sig = rec->sig;
-        *kind = rec->entry < 0     ? IC_CLOSURE_KIND_LIBFFI
-                : rec->register_fn ? IC_CLOSURE_KIND_REGISTERS
-                                   : IC_CLOSURE_KIND_REGISTER_FRAME;
+        info->context = rec->context;
+        info->sig = rec->sig;
+        info->kind = rec->entry < 0     ? IC_CLOSURE_KIND_LIBFFI
+                     : rec->register_fn ? IC_CLOSURE_KIND_REGISTERS
+                                        : IC_CLOSURE_KIND_REGISTER_FRAME;
     }
     ic_unlock(&ic_closure_lock);
     if (!rec) ic_fail(IC_ERR_NOT_A_CLOSURE, "%p is not a live closure IMP", (void *)imp);
@@ -364,26 +370,20 @@ static bool read_record(ic_imp imp, void **context, const ic_signature **sig, ic
 
 void *ic_closure_imp_context(ic_imp imp)
 {
-    void *context;
-    const ic_signature *sig;
-    ic_closure_kind kind;
-    return read_record(imp, &context, &sig, &kind) ? context : NULL;
+    closure_info info;
+    return read_record(imp, &info) ? info.context : NULL;
 }
 
 const ic_signature *ic_closure_imp_signature(ic_imp imp)
 {
-    void *context;
-    const ic_signature *sig;
-    ic_closure_kind kind;
-    return read_record(imp, &context, &sig, &kind) ? sig : NULL;
+    closure_info info;
+    return read_record(imp, &info) ? info.sig : NULL;
 }
 
 ic_closure_kind ic_closure_imp_kind(ic_imp imp)
 {
-    void *context;
-    const ic_signature *sig;
-    ic_closure_kind kind;
-    return read_record(imp, &context, &sig, &kind) ? kind : IC_CLOSURE_KIND_NONE;
+    closure_info info;
+    return read_record(imp, &info) ? info.kind : IC_CLOSURE_KIND_NONE;
 }
 
 void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_handler handler, void *user_data,

@@ -172,9 +172,7 @@ enum MethodFrame {
     @inlinable @inline(__always)
     static func setResult<R: RuntimeValue>(_ result: R, _ frame: OpaquePointer, returnsObject: Bool) {
         let value = result.runtimeRepresentation
-        if returnsObject, let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) }) {
-            parkResult(object)
-        }
+        parkIfObject(value, returnsObject: returnsObject)
         // The runtime copies the encoding's size, which is the stride (checked); a struct's
         // Swift size may be smaller (no tail padding): that one goes through a zeroed buffer.
         // Stored inline when the frame takes the bytes as they are (a register entry's frame);
@@ -190,6 +188,15 @@ enum MethodFrame {
             setPaddedResult(value, frame)
         }
         withExtendedLifetime(result) {}
+    }
+
+    /// Retains and parks the result `value` if the method returns an object (a non-NULL one):
+    /// it must outlive the closure's handle until the caller has retained it.
+    @inlinable @inline(__always)
+    static func parkIfObject<T: BitwiseCopyable>(_ value: T, returnsObject: Bool) {
+        if returnsObject, let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) }) {
+            parkResult(object)
+        }
     }
 
     /// Retains an object result and parks it until the enclosing drain.

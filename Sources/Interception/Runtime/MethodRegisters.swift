@@ -99,9 +99,7 @@ struct MethodRegisters {
             preconditionFailure("\(R.self) does not travel in a register")
         }
         let value = result.runtimeRepresentation
-        if returnsObject, let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) }) {
-            MethodFrame.parkResult(object)
-        }
+        MethodFrame.parkIfObject(value, returnsObject: returnsObject)
         var bits: UInt64 = 0
         withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: value, as: R.RuntimeRepresentation.self) }
         withExtendedLifetime(result) {}
