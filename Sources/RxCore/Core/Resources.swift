@@ -14,6 +14,19 @@
             counter.load(ordering: .sequentiallyConsistent)
         }
 
+        private static let serialDispatchQueueObservables = Atomic<Int32>(0)
+
+        /// The number of live `observe(on:)` sequences that deliver on a
+        /// ``SerialDispatchQueueScheduler`` (``MainScheduler`` included), as RxSwift counts them.
+        public static var numberOfSerialDispatchQueueObservables: Int32 {
+            serialDispatchQueueObservables.load(ordering: .sequentiallyConsistent)
+        }
+
+        /// Counts one more or one less `observe(on:)` on a serial dispatch queue.
+        static func countSerialDispatchQueueObservable(_ delta: Int32) {
+            serialDispatchQueueObservables.wrappingAdd(delta, ordering: .sequentiallyConsistent)
+        }
+
         /// Counts one more live resource and returns the new total.
         @discardableResult
         public static func incrementTotal() -> Int32 {

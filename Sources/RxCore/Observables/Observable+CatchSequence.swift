@@ -3,7 +3,7 @@ extension ObservableType {
     /// one fails: completes when one completes, fails with the last error when all have failed.
     public static func `catch`<Sources: Sequence>(sequence: Sources) -> Observable<Element>
     where Sources.Element == Observable<Element> {
-        CatchSequence(Array(sequence))
+        CatchSequence(SourceList(sequence))
     }
 }
 
@@ -31,9 +31,13 @@ private final class CatchSequenceSink<Observer: ObserverType>: SourceListSink<Ob
     func onSourceError(_ error: Swift.Error) {
         subscribeNext(lastError: error)
     }
+
+    override func nestedSources(of source: Observable<Element>) -> SourceList<Element>? {
+        (source as? CatchSequence<Element>)?.parameters
+    }
 }
 
-private final class CatchSequence<Element>: ParameterProducer<[Observable<Element>], Element> {
+private final class CatchSequence<Element>: ParameterProducer<SourceList<Element>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {

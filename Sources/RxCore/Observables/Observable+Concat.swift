@@ -2,24 +2,28 @@ extension ObservableType {
     /// Emits the elements of this sequence, then, once it has completed, those of `second`.
     public func concat<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Element>
     where Source.Element == Element {
-        Concat([asObservable(), second.asObservable()])
+        Concat(SourceList([asObservable(), second.asObservable()]))
     }
 
     /// Emits the elements of each of `sources` in turn: one is subscribed when the previous one
     /// has completed.
     public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
-        Concat(sources)
+        Concat(SourceList(sources))
     }
 
-    /// Emits the elements of each of `sources` in turn.
-    public static func concat(_ sources: [Observable<Element>]) -> Observable<Element> {
-        Concat(sources)
-    }
-
-    /// Emits the elements of each of `sources` in turn.
-    public static func concat<Sources: Collection>(_ sources: Sources) -> Observable<Element>
+    /// Emits the elements of each sequence of `sequence` in turn. The sequence is iterated
+    /// lazily, one source at a time, on each subscription; a `concat` nested last runs in
+    /// constant stack (see ``SourceListSink``).
+    public static func concat<Sources: Sequence>(_ sequence: Sources) -> Observable<Element>
     where Sources.Element == Observable<Element> {
-        Concat(Array(sources))
+        Concat(SourceList(sequence))
+    }
+
+    /// Emits the elements of each sequence of `collection` in turn (see `concat(_:)` for
+    /// sequences; a collection's known size lets a `concat` nested last run in constant memory).
+    public static func concat<Sources: Collection>(_ collection: Sources) -> Observable<Element>
+    where Sources.Element == Observable<Element> {
+        Concat(SourceList(collection))
     }
 }
 
@@ -53,9 +57,13 @@ private final class ConcatSink<Observer: ObserverType>: SourceListSink<Observer>
     func onSourceCompleted() {
         onTrampoline { self.subscribeNext() }
     }
+
+    override func nestedSources(of source: Observable<Element>) -> SourceList<Element>? {
+        (source as? Concat<Element>)?.parameters
+    }
 }
 
-private final class Concat<Element>: ParameterProducer<[Observable<Element>], Element> {
+private final class Concat<Element>: ParameterProducer<SourceList<Element>, Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {

@@ -74,6 +74,21 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
 }
 
 private final class ObserveOn<Element>: SourceProducer<Element, ImmediateSchedulerType, Element> {
+    #if TRACE_RESOURCES
+        /// Whether this sequence is counted in `Resources.numberOfSerialDispatchQueueObservables`.
+        private let countsAsSerialQueue: Bool
+
+        override init(_ source: Observable<Element>, _ scheduler: ImmediateSchedulerType) {
+            countsAsSerialQueue = scheduler is SerialDispatchQueueScheduler
+            super.init(source, scheduler)
+            if countsAsSerialQueue { Resources.countSerialDispatchQueueObservable(1) }
+        }
+
+        deinit {
+            if countsAsSerialQueue { Resources.countSerialDispatchQueueObservable(-1) }
+        }
+    #endif
+
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Element {

@@ -93,9 +93,15 @@ extension Event: Equatable where Element: Equatable {
         case (.next(let left), .next(let right)):
             return left == right
         case (.error(let left), .error(let right)):
-            return type(of: left) == type(of: right) && String(reflecting: left) == String(reflecting: right)
+            return errorsMatch(left, right)
         default:
             return false
         }
     }
+}
+
+/// Whether two errors count as equal in event comparisons: same type and same description (as
+/// RxTest compares them on Linux, where errors have no `NSError` domain and code to compare).
+func errorsMatch(_ left: Swift.Error, _ right: Swift.Error) -> Bool {
+    type(of: left) == type(of: right) && String(reflecting: left) == String(reflecting: right)
 }

@@ -43,6 +43,11 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: Observable.just(element))
     }
 
+    /// A maybe that emits `element` on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Maybe<Element> {
+        Maybe(raw: Observable.just(element, scheduler: scheduler))
+    }
+
     /// A maybe that completes without an element.
     public static func empty() -> Maybe<Element> {
         Maybe(raw: Observable.empty())
@@ -148,5 +153,37 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         resultSelector: @escaping (repeat each SourceElement) throws -> Element
     ) -> Maybe<Element> {
         Maybe(raw: Observable.zip(repeat (each source).source, resultSelector: resultSelector))
+    }
+
+    /// Emits `resultSelector` of the array of the elements of `collection` once all have emitted
+    /// one; completes empty when one completes empty; with no maybe, emits `resultSelector([])`.
+    public static func zip<Sources: Collection, Result>(
+        _ collection: Sources, resultSelector: @escaping ([Element]) throws -> Result
+    ) -> PrimitiveSequence<Trait, Result> where Sources.Element == PrimitiveSequence<Trait, Element> {
+        if collection.isEmpty {
+            return PrimitiveSequence<Trait, Result>(raw: Observable.deferred { .just(try resultSelector([])) })
+        }
+        return PrimitiveSequence<Trait, Result>(
+            raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector))
+    }
+
+    /// Emits the array of the elements of `collection` once all have emitted one; with no maybe,
+    /// emits an empty array.
+    public static func zip<Sources: Collection>(_ collection: Sources) -> PrimitiveSequence<Trait, [Element]>
+    where Sources.Element == PrimitiveSequence<Trait, Element> {
+        if collection.isEmpty {
+            return PrimitiveSequence<Trait, [Element]>(raw: .just([]))
+        }
+        return PrimitiveSequence<Trait, [Element]>(raw: Observable.zip(collection.map { $0.source }))
+    }
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait, Element == Any {
+    /// Emits the tuple of the elements of the maybes once all have emitted one; completes empty
+    /// when one completes empty.
+    public static func zip<each SourceElement>(_ source: repeat Maybe<each SourceElement>)
+        -> Maybe<(repeat each SourceElement)>
+    {
+        Maybe(raw: Observable.zip(repeat (each source).source))
     }
 }

@@ -35,6 +35,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: Observable.just(element))
     }
 
+    /// A single that emits `element` on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Single<Element> {
+        Single(raw: Observable.just(element, scheduler: scheduler))
+    }
+
     /// Subscribes a closure that receives the result.
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
         subscribeResult(primitiveSequence.source) { event in
@@ -153,6 +158,18 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         resultSelector: @escaping (repeat each SourceElement) throws -> Element
     ) -> Single<Element> {
         Single(raw: Observable.zip(repeat (each source).source, resultSelector: resultSelector))
+    }
+
+    /// Emits `resultSelector` of the array of the elements of `collection` once all have
+    /// succeeded; with no single, emits `resultSelector([])` on subscription.
+    public static func zip<Sources: Collection, Result>(
+        _ collection: Sources, resultSelector: @escaping ([Element]) throws -> Result
+    ) -> PrimitiveSequence<Trait, Result> where Sources.Element == PrimitiveSequence<Trait, Element> {
+        if collection.isEmpty {
+            return PrimitiveSequence<Trait, Result>(raw: Observable.deferred { .just(try resultSelector([])) })
+        }
+        return PrimitiveSequence<Trait, Result>(
+            raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector))
     }
 
     /// Emits the array of the elements of `collection` once all have succeeded; with no single,
