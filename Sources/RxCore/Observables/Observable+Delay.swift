@@ -47,11 +47,15 @@ private final class DelaySink<Observer: ObserverType>: TimedSink<DueTimeParamete
         }
     }
 
-    /// Forwards the events that are due and schedules the next drain, if any remain.
+    /// Forwards the first event if it is due and schedules the next drain, if events remain.
+    ///
+    /// One event per run, as RxSwift's `delay` does: an event due at the same time as the one
+    /// before it is forwarded by a new action scheduled with no delay (on a ``TestScheduler``, a
+    /// tick later), so `just(1).delay(2)` records its element at 202 and its completion at 203.
     private func drain() -> Disposable {
         lock.withLock {
             let now = parameters.scheduler.now
-            while let first = queue.first, first.due <= now {
+            if let first = queue.first, first.due <= now {
                 queue.removeFirst()
                 forwardOn(first.event)
                 if first.event.isStopEvent {

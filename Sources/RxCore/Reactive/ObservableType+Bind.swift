@@ -55,6 +55,30 @@ extension ObservableType {
         })
     }
 
+    /// Forwards the elements of this sequence to the relays. The sequence must not fail.
+    public func bind(to relays: ReplayRelay<Element>...) -> Disposable {
+        bind(onNext: { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        })
+    }
+
+    /// Forwards the elements of this sequence to relays of optional elements.
+    public func bind(to relays: ReplayRelay<Element?>...) -> Disposable {
+        bind(onNext: { element in
+            for relay in relays {
+                relay.accept(element)
+            }
+        })
+    }
+
+    /// Calls `binder` with this sequence, then what it returns with `curriedArgument`, and
+    /// returns the result.
+    public func bind<R1, R2>(to binder: (Self) -> (R1) -> R2, curriedArgument: R1) -> R2 {
+        binder(self)(curriedArgument)
+    }
+
     /// Calls `binder` with this sequence and returns its result.
     public func bind<Result>(to binder: (Self) -> Result) -> Result {
         binder(self)

@@ -96,17 +96,20 @@ extension Infallible {
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
         source.subscribe(on)
     }
+}
 
-    /// Sends the elements and the completion to `observers`.
-    public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable
-    where Observer.Element == Element {
-        source.subscribe { event in
-            for observer in observers { observer.on(event) }
+extension Infallible {
+    /// The elements as an `AsyncStream`: `for await value in infallible.values { ... }`.
+    /// Iterating subscribes; ending the iteration early disposes the subscription.
+    public var values: AsyncStream<Element> {
+        let source = asObservable()
+        return AsyncStream { continuation in
+            let sendable = UncheckedSendable(continuation)
+            let subscription = UncheckedSendable(
+                source.subscribe(
+                    onNext: { element in _ = sendable.value.yield(UncheckedSendable(element).value) },
+                    onCompleted: { sendable.value.finish() }))
+            continuation.onTermination = { _ in subscription.value.dispose() }
         }
-    }
-
-    /// Subscribes `onNext` to the elements.
-    public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
-        subscribe(onNext: onNext)
     }
 }
