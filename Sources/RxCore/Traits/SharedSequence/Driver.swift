@@ -58,6 +58,33 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         }
     }
 
+    /// Sets the elements, as optionals, as the value of `relays`. Call it on the main queue.
+    public func drive(_ relays: BehaviorRelay<Element?>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
+    /// Sends the elements to `relays`. Call it on the main queue.
+    public func drive(_ relays: ReplayRelay<Element>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
+    /// Sends the elements, as optionals, to `relays`. Call it on the main queue.
+    public func drive(_ relays: ReplayRelay<Element?>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
+    /// Returns what `transformation` makes of the driver's observable and `curriedArgument`.
+    public func drive<R1, R2>(_ with: (Observable<Element>) -> (R1) -> R2, curriedArgument: R1) -> R2 {
+        ensureMainThread()
+        return with(asObservable())(curriedArgument)
+    }
+
     /// Subscribes closures for the elements and the completion. Call it on the main queue.
     public func drive(
         onNext: ((Element) -> Void)? = nil,

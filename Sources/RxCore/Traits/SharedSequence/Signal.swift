@@ -45,6 +45,41 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         subscribeOnMain(observers)
     }
 
+    /// Sends the elements, as optionals, (and completion) to `observers`. Call it on the main
+    /// queue.
+    public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable
+    where Observer.Element == Element? {
+        asSignal().map { $0 as Element? }.subscribeOnMain(observers)
+    }
+
+    /// Sends the elements, as optionals, to `relays`. Call it on the main queue.
+    public func emit(to relays: PublishRelay<Element?>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
+    /// Sets the elements, as optionals, as the value of `relays`. Call it on the main queue.
+    public func emit(to relays: BehaviorRelay<Element?>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
+    /// Sends the elements to `relays`. Call it on the main queue.
+    public func emit(to relays: ReplayRelay<Element>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
+    /// Sends the elements, as optionals, to `relays`. Call it on the main queue.
+    public func emit(to relays: ReplayRelay<Element?>...) -> Disposable {
+        subscribeOnMain { element in
+            for relay in relays { relay.accept(element) }
+        }
+    }
+
     /// Sends the elements to `relays`. Call it on the main queue.
     public func emit(to relays: PublishRelay<Element>...) -> Disposable {
         subscribeOnMain { element in
