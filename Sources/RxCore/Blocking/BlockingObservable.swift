@@ -4,8 +4,9 @@ import Foundation
 extension ObservableConvertibleType {
     /// A blocking view of this sequence, for tests and command-line tools (RxBlocking's
     /// `toBlocking`): its methods subscribe and wait for the sequence to end, failing with
-    /// `RxError.timeout` after `timeout` seconds. Do not call them on a thread that the sequence
-    /// needs (the main queue for a sequence delivered there): they would wait forever.
+    /// `RxError.timeout` after `timeout` seconds. Called on the main thread, they keep the main
+    /// run loop (and with it the main queue) running while they wait, as RxBlocking does, so a
+    /// sequence delivered on ``MainScheduler`` can end.
     public func toBlocking(timeout: TimeInterval? = nil) -> BlockingObservable<Element> {
         BlockingObservable(source: asObservable(), timeout: timeout)
     }
@@ -75,7 +76,9 @@ public struct BlockingObservable<Element> {
             state.record(event, stopAfterFirst: stopAfterFirst)
         }
         let finished: Bool
-        if let timeout {
+        if Thread.isMainThread {
+            finished = state.runMainLoop(until: timeout.map { Date(timeIntervalSinceNow: $0) })
+        } else if let timeout {
             finished = state.done.wait(timeout: .now() + timeout) == .success
         } else {
             state.done.wait()
@@ -113,6 +116,24 @@ private final class BlockingState<Element>: @unchecked Sendable {
         let signal = ended
         lock.unlock()
         if signal { done.signal() }
+    }
+
+    /// Runs the current (main) run loop, which also drains the main queue, until the sequence
+    /// has ended or `deadline` has passed; returns whether it ended. The run loop runs in short
+    /// slices because the end arrives through `record`, which does not wake it.
+    func runMainLoop(until deadline: Date?) -> Bool {
+        while true {
+            if isEnded { return true }
+            if let deadline, deadline.timeIntervalSinceNow <= 0 { return false }
+            let slice = Date(timeIntervalSinceNow: 0.001)
+            _ = RunLoop.current.run(mode: .default, before: deadline.map { min($0, slice) } ?? slice)
+        }
+    }
+
+    private var isEnded: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return ended
     }
 
     func result(timedOut: Bool) -> (elements: [Element], error: Swift.Error?) {
