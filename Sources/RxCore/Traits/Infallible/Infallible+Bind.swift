@@ -47,32 +47,44 @@ extension InfallibleType {
 
     /// Sends the elements to `relays`.
     public func bind(to relays: PublishRelay<Element>...) -> Disposable {
-        bind(onNext: { element in relays.forEach { $0.accept(element) } })
+        bind(onNext: { element in
+            for relay in relays { relay.accept(element) }
+        })
     }
 
     /// Sends the elements, as optionals, to `relays`.
     public func bind(to relays: PublishRelay<Element?>...) -> Disposable {
-        bind(onNext: { element in relays.forEach { $0.accept(element) } })
+        bind(onNext: { element in
+            for relay in relays { relay.accept(element) }
+        })
     }
 
     /// Sets the elements as the value of `relays`.
     public func bind(to relays: BehaviorRelay<Element>...) -> Disposable {
-        bind(onNext: { element in relays.forEach { $0.accept(element) } })
+        bind(onNext: { element in
+            for relay in relays { relay.accept(element) }
+        })
     }
 
     /// Sets the elements, as optionals, as the value of `relays`.
     public func bind(to relays: BehaviorRelay<Element?>...) -> Disposable {
-        bind(onNext: { element in relays.forEach { $0.accept(element) } })
+        bind(onNext: { element in
+            for relay in relays { relay.accept(element) }
+        })
     }
 
     /// Sends the elements to `relays`.
     public func bind(to relays: ReplayRelay<Element>...) -> Disposable {
-        bind(onNext: { element in relays.forEach { $0.accept(element) } })
+        bind(onNext: { element in
+            for relay in relays { relay.accept(element) }
+        })
     }
 
     /// Sends the elements, as optionals, to `relays`.
     public func bind(to relays: ReplayRelay<Element?>...) -> Disposable {
-        bind(onNext: { element in relays.forEach { $0.accept(element) } })
+        bind(onNext: { element in
+            for relay in relays { relay.accept(element) }
+        })
     }
 }
 

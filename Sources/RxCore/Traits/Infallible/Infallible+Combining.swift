@@ -7,7 +7,8 @@ extension InfallibleType {
         _ source: repeat each Source,
         resultSelector: @escaping (repeat (each Source).Element) throws -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.combineLatest(repeat (each source).asObservable(), resultSelector: resultSelector))
+        Infallible(
+            Observable.combineLatest(repeat (each source).asObservable(), resultSelector: resultSelector))
     }
 
     /// Emits `resultSelector` of the elements of the sources paired by index.
@@ -38,7 +39,8 @@ extension InfallibleType where Element == Any {
     public static func combineLatest<each Source: InfallibleType>(_ source: repeat each Source)
         -> Infallible<(repeat (each Source).Element)>
     {
-        Infallible<(repeat (each Source).Element)>(Observable.combineLatest(repeat (each source).asObservable()))
+        Infallible<(repeat (each Source).Element)>(
+            Observable.combineLatest(repeat (each source).asObservable()))
     }
 
     /// Emits the tuple of the elements of the sources paired by index.

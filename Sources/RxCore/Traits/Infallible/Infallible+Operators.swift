@@ -42,7 +42,9 @@ extension Infallible {
     }
 
     /// An infallible sequence that emits the elements of `array` (on `scheduler`) and completes.
-    public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance)
+    public static func from(
+        _ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
+    )
         -> Infallible<Element>
     {
         Infallible(Observable.from(array, scheduler: scheduler))
@@ -83,8 +85,9 @@ extension InfallibleType {
     }
 
     /// Drops elements that `comparer` finds equal to the previous one.
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Infallible<Element>
-    {
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Infallible<
+        Element
+    > {
         Infallible(asObservable().distinctUntilChanged(comparer))
     }
 
@@ -221,7 +224,8 @@ extension InfallibleType {
     public func withLatestFrom<Source: InfallibleType, ResultType>(
         _ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType
     ) -> Infallible<ResultType> {
-        Infallible<ResultType>(asObservable().withLatestFrom(second.asObservable(), resultSelector: resultSelector))
+        Infallible<ResultType>(
+            asObservable().withLatestFrom(second.asObservable(), resultSelector: resultSelector))
     }
 
     /// Emits the latest element of `second` for each element.
@@ -299,7 +303,8 @@ extension Infallible {
     ) -> Infallible<Element> {
         Infallible(
             asObservable().do(
-                onNext: onNext, afterNext: afterNext, onCompleted: onCompleted, afterCompleted: afterCompleted,
+                onNext: onNext, afterNext: afterNext, onCompleted: onCompleted,
+                afterCompleted: afterCompleted,
                 onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
     }
 }
@@ -329,6 +334,7 @@ extension InfallibleType {
         function: String = #function
     ) -> Infallible<Element> {
         Infallible(
-            asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+            asObservable().debug(
+                identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 }

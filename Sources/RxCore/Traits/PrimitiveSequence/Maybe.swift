@@ -161,7 +161,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         _ collection: Sources, resultSelector: @escaping ([Element]) throws -> Result
     ) -> PrimitiveSequence<Trait, Result> where Sources.Element == PrimitiveSequence<Trait, Element> {
         if collection.isEmpty {
-            return PrimitiveSequence<Trait, Result>(raw: Observable.deferred { .just(try resultSelector([])) })
+            return PrimitiveSequence<Trait, Result>(
+                raw: Observable.deferred { .just(try resultSelector([])) })
         }
         return PrimitiveSequence<Trait, Result>(
             raw: Observable.zip(collection.map { $0.source }, resultSelector: resultSelector))

@@ -4,7 +4,9 @@
 
 extension PrimitiveSequence {
     /// Shifts the element and the completion by `dueTime` on `scheduler`; an error is not delayed.
-    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<
+        Trait, Element
+    > {
         PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
     }
 
@@ -17,8 +19,9 @@ extension PrimitiveSequence {
 
     /// Fails with `RxError.timeout` when the sequence has not terminated `dueTime` after the
     /// subscription.
-    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element>
-    {
+    public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<
+        Trait, Element
+    > {
         PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
     }
 

@@ -13,7 +13,8 @@ extension SharedSequenceConvertibleType {
         function: String = #function
     ) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(
-            asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+            asObservable().debug(
+                identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 
     /// Drops elements whose key equals the previous element's.
@@ -45,7 +46,9 @@ extension SharedSequenceConvertibleType {
     }
 
     /// Accumulates the elements into `seed`, emitting each intermediate result.
-    public func scan<Accumulate>(into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) -> Void)
+    public func scan<Accumulate>(
+        into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) -> Void
+    )
         -> SharedSequence<SharingStrategy, Accumulate>
     {
         SharedSequence(asObservable().scan(into: seed, accumulator: accumulator))
@@ -60,8 +63,9 @@ extension SharedSequenceConvertibleType {
     }
 
     /// Emits `obj` with each element while `obj` is alive; completes when it is gone.
-    public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<SharingStrategy, (Object, Element)>
-    {
+    public func withUnretained<Object: AnyObject>(_ obj: Object) -> SharedSequence<
+        SharingStrategy, (Object, Element)
+    > {
         withUnretained(obj) { ($0, $1) }
     }
 }
@@ -86,19 +90,25 @@ extension SharedSequenceConvertibleType where Element: SharedSequenceConvertible
 
 extension SharedSequence {
     /// Emits the elements of each sequence of `sequence` in turn.
-    public static func concat<Sources: Sequence>(_ sequence: Sources) -> SharedSequence<SharingStrategy, Element>
+    public static func concat<Sources: Sequence>(_ sequence: Sources) -> SharedSequence<
+        SharingStrategy, Element
+    >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.concat(sequence.lazy.map { $0.asObservable() }))
     }
 
     /// Emits the elements of each sequence of `collection` in turn.
-    public static func concat<Sources: Collection>(_ collection: Sources) -> SharedSequence<SharingStrategy, Element>
+    public static func concat<Sources: Collection>(_ collection: Sources) -> SharedSequence<
+        SharingStrategy, Element
+    >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.concat(collection.lazy.map { $0.asObservable() }))
     }
 
     /// Merges the elements of the sequences of `sources`.
-    public static func merge<Sources: Collection>(_ sources: Sources) -> SharedSequence<SharingStrategy, Element>
+    public static func merge<Sources: Collection>(_ sources: Sources) -> SharedSequence<
+        SharingStrategy, Element
+    >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence(raw: Observable.merge(sources.map { $0.asObservable() }))
     }
@@ -125,13 +135,16 @@ extension SharedSequence {
     /// paired by index.
     public static func zip<Sources: Collection, Result>(
         _ collection: Sources, resultSelector: @escaping ([Element]) throws -> Result
-    ) -> SharedSequence<SharingStrategy, Result> where Sources.Element == SharedSequence<SharingStrategy, Element> {
+    ) -> SharedSequence<SharingStrategy, Result>
+    where Sources.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence<SharingStrategy, Result>(
             Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
     /// Emits the arrays of the elements of the sequences of `collection` paired by index.
-    public static func zip<Sources: Collection>(_ collection: Sources) -> SharedSequence<SharingStrategy, [Element]>
+    public static func zip<Sources: Collection>(_ collection: Sources) -> SharedSequence<
+        SharingStrategy, [Element]
+    >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence<SharingStrategy, [Element]>(Observable.zip(collection.map { $0.asObservable() }))
     }
@@ -140,7 +153,8 @@ extension SharedSequence {
     /// `collection`.
     public static func combineLatest<Sources: Collection, Result>(
         _ collection: Sources, resultSelector: @escaping ([Element]) throws -> Result
-    ) -> SharedSequence<SharingStrategy, Result> where Sources.Element == SharedSequence<SharingStrategy, Element> {
+    ) -> SharedSequence<SharingStrategy, Result>
+    where Sources.Element == SharedSequence<SharingStrategy, Element> {
         SharedSequence<SharingStrategy, Result>(
             Observable.combineLatest(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
@@ -149,7 +163,8 @@ extension SharedSequence {
     public static func combineLatest<Sources: Collection>(_ collection: Sources)
         -> SharedSequence<SharingStrategy, [Element]>
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence<SharingStrategy, [Element]>(Observable.combineLatest(collection.map { $0.asObservable() }))
+        SharedSequence<SharingStrategy, [Element]>(
+            Observable.combineLatest(collection.map { $0.asObservable() }))
     }
 }
 
@@ -166,7 +181,8 @@ extension SharedSequence where Element == Any {
     public static func zip<each SourceElement>(
         _ source: repeat SharedSequence<SharingStrategy, each SourceElement>
     ) -> SharedSequence<SharingStrategy, (repeat each SourceElement)> {
-        SharedSequence<SharingStrategy, (repeat each SourceElement)>(Observable.zip(repeat (each source).asObservable()))
+        SharedSequence<SharingStrategy, (repeat each SourceElement)>(
+            Observable.zip(repeat (each source).asObservable()))
     }
 }
 
@@ -204,7 +220,8 @@ extension ObservableConvertibleType {
     /// This sequence as a shared sequence of strategy `S` that continues with what
     /// `onErrorRecover` returns for the error.
     public func asSharedSequence<S: SharingStrategyProtocol>(
-        sharingStrategy: S.Type = S.self, onErrorRecover: @escaping (Swift.Error) -> SharedSequence<S, Element>
+        sharingStrategy: S.Type = S.self,
+        onErrorRecover: @escaping (Swift.Error) -> SharedSequence<S, Element>
     ) -> SharedSequence<S, Element> {
         asSharedSequence(S.self) { onErrorRecover($0).asObservable() }
     }

@@ -28,7 +28,9 @@ extension RxCoreTests {
             let res = scheduler.start { Single.just(1).delaySubscription(.seconds(2), scheduler: scheduler) }
             #expect(res.events == [.next(202, 1), .completed(202)])
             let other = TestScheduler(initialClock: 0)
-            let completable = other.start { Completable.empty().delaySubscription(.seconds(2), scheduler: other) }
+            let completable = other.start {
+                Completable.empty().delaySubscription(.seconds(2), scheduler: other)
+            }
             #expect(completable.events == [.completed(202)])
         }
 
@@ -133,7 +135,9 @@ extension RxCoreTests {
         @Test("Observable.first is a single of the first element, or of nil")
         func observableFirst() {
             let scheduler = TestScheduler(initialClock: 0)
-            let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .completed(250)])
+            let xs = scheduler.createHotObservable([
+                .next(150, 1), .next(210, 2), .next(220, 3), .completed(250),
+            ])
             let res = scheduler.start { xs.first() }
             #expect(res.events == [.next(210, 2), .completed(210)])
             #expect(xs.subscriptions == [Subscription(200, 210)])
@@ -144,7 +148,9 @@ extension RxCoreTests {
             #expect(none.events == [.next(250, nil), .completed(250)])
 
             let failing = TestScheduler(initialClock: 0)
-            let zs = failing.createHotObservable([.next(150, 1), Recorded<Event<Int>>.error(240, TestError(1))])
+            let zs = failing.createHotObservable([
+                .next(150, 1), Recorded<Event<Int>>.error(240, TestError(1)),
+            ])
             let error = failing.start { zs.first() }
             #expect(error.events == [.error(240, TestError(1))])
         }
