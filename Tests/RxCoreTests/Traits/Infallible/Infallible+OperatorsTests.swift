@@ -4,7 +4,7 @@ import Testing
 extension RxCoreTests {
     @Suite("Infallible operators")
     struct InfallibleOperatorsTests {
-        @Test("combineLatest of infallibles with tuples at several arities ")
+        @Test("combineLatest of infallibles as a tuple")
         func combineLatestArity() {
             let scheduler = TestScheduler(initialClock: 0)
             let first = scheduler.createColdObservable([.next(1, 1)]).asInfallible(
