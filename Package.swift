@@ -103,6 +103,14 @@ let package = Package(
             path: "Tests/RxCoreTests",
             swiftSettings: [.define("TRACE_RESOURCES", .when(configuration: .debug))]
         ),
+        // Every Swift example of the README and the DocC catalogs, generated into one file by
+        // scripts/doc-examples/generate.py and compiled here, apart from the other tests so that
+        // the examples' names (Counter, Point, ...) cannot clash with theirs.
+        .testTarget(
+            name: "DocExampleTests",
+            dependencies: ["Interception", "RxFoundation"],
+            path: "Tests/DocExampleTests"
+        ),
         .testTarget(
             name: "InterceptionTests",
             dependencies: ["Interception", "CInterception", "CInterceptionTestSupport"],

@@ -38,6 +38,19 @@ extension RuntimeClass {
         /// An object result is returned +0, as the runtime's methods do; it is kept alive until
         /// the caller retains it (see ``Runtime/autoreleasepool(_:)``).
         ///
+        /// The closure may throw (every `method`, `classMethod` and `dealloc` closure may, and
+        /// so may `RuntimeClass.replaceMethod`'s): a call of the method cannot,
+        /// since C callers could not catch it, so the error goes to
+        /// ``Runtime/methodErrorHandler`` with the class and the selector (``MethodError``) and
+        /// the call returns zero (`nil`, `0`, `false`, an all-zero struct). A throwing closure
+        /// must declare an object result optional (`RuntimeObject?`).
+        ///
+        /// ```swift
+        /// try c.method("load:") { (this: RuntimeObject, path: String) -> Int in
+        ///     try this.send("open:", path)   // a send that fails goes to the handler
+        /// }
+        /// ```
+        ///
         /// - Throws: ``RuntimeError``: `IC_ERR_METHOD_EXISTS` if the class already has the
         ///   method, `IC_ERR_SIGNATURE_MISMATCH` for a type whose layout does not match its
         ///   encoding, `IC_ERR_INVALID_ARGUMENT` for `dealloc` (use ``dealloc(_:)``), `retain`
@@ -108,7 +121,7 @@ extension RuntimeClass {
 
         /// Adds a closure IMP of the Swift signature to `target` that gives `invoke` a handle to
         /// the receiver (`this`) and the call's frame; `body`, if any, is the same method, typed.
-        private func add<each A: RuntimeValue, R: RuntimeValue>(
+        func add<each A: RuntimeValue, R: RuntimeValue>(
             to target: OpaquePointer, _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
             body: SwiftMethodBody<repeat each A, R>?,
             invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void,

@@ -100,7 +100,7 @@ extension RuntimeClass {
     }
 
     /// Makes a closure IMP for a Swift signature and installs it as `selector`.
-    private func replaceWithClosure<each A: RuntimeValue, R: RuntimeValue>(
+    func replaceWithClosure<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector, result: R.Type, _ arguments: repeat (each A).Type,
         body: SwiftMethodBody<repeat each A, R>?,
         invoke: @escaping @Sendable (RuntimeObject, OpaquePointer) -> Void
