@@ -6,13 +6,13 @@
 import Foundation
 import Interception
 
-// Sources/Interception/Interception.docc/DelegateProxies.md:17
+// Sources/Interception/Interception.docc/DelegateProxies.md, example 1
 let DownloaderDelegate = try! RuntimeProtocol.define("DownloaderDelegate") { p in
     try p.optional("downloader:progress:", (RuntimeObject?, Double).self)
     try p.required("downloader:didFinishWithBytes:", (RuntimeObject?, Int).self)
 }
 
-// Sources/Interception/Interception.docc/DelegateProxies.md:34
+// Sources/Interception/Interception.docc/DelegateProxies.md, example 2
 let Downloader = try! RuntimeClass.define("Downloader") { c in try c.property("delegate", RuntimeObject?.self, .weak) }
 final class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>, DelegateProxyType,
     HasDelegate, @unchecked Sendable
@@ -28,7 +28,7 @@ final class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>
     }
 }
 
-// Sources/Interception/Interception.docc/GettingStarted.md:22
+// Sources/Interception/Interception.docc/GettingStarted.md, example 1
 struct Point: RuntimeStruct {
     var x: Double
     var y: Double
@@ -37,7 +37,7 @@ struct Point: RuntimeStruct {
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_README() throws {
-    do {  // README.md:79
+    do {  // README.md, example 1
 
         let Counter = try RuntimeClass.define("Counter") { c in
             try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x + 1 }   // i@:i
@@ -61,7 +61,7 @@ private func example_README() throws {
         _ = counter
         _ = bag
         _ = r
-        do {  // README.md:115
+        do {  // README.md, example 2
             let Person = try RuntimeClass.define("Person") { c in
                 try c.property("name", String.self)                       // a copied C string; Swift sees String
                 try c.property("age", Int.self)                           // q; accessors age / setAge:
@@ -79,7 +79,7 @@ private func example_README() throws {
             _ = Person
             _ = alice
             _ = age
-            do {  // README.md:142
+            do {  // README.md, example 3
                 let counter = Counter.new()
                 let token = try counter.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
                     original(x) * 100                       // call the real add: (or not), return what you like
@@ -91,7 +91,7 @@ private func example_README() throws {
                 _ = counter
                 _ = token
                 _ = r
-                do {  // README.md:169
+                do {  // README.md, example 4
                     let Point = try RuntimeClass.define("Point") { c in
                         try c.classMethod("scale:") { (this: RuntimeObject, x: Int32) -> Int32 in x * 100 }
                     }
@@ -109,9 +109,9 @@ private func example_README() throws {
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_DelegateProxies() throws {
-    do {  // Sources/Interception/Interception.docc/DelegateProxies.md:17
-        do {  // Sources/Interception/Interception.docc/DelegateProxies.md:34
-            do {  // Sources/Interception/Interception.docc/DelegateProxies.md:53
+    do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 1
+        do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 2
+            do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 3
                 let (downloader, printer, bag) = (Downloader.new(), RuntimeClass.root.new(), DisposeBag())
                 DownloaderDelegateProxy.registerKnownImplementations()
                 try downloader.send("setDelegate:", printer)     // the real delegate
@@ -125,7 +125,7 @@ private func example_Sources_Interception_Interception_docc_DelegateProxies() th
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_GettingStarted() throws {
-    do {  // Sources/Interception/Interception.docc/GettingStarted.md:22
+    do {  // Sources/Interception/Interception.docc/GettingStarted.md, example 1
 
 
         let Counter = try RuntimeClass.define("Counter") { c in
@@ -136,7 +136,7 @@ private func example_Sources_Interception_Interception_docc_GettingStarted() thr
         }
         print(Counter.methodEncoding(for: "add:") ?? "none")   // i@:i
         _ = Counter
-        do {  // Sources/Interception/Interception.docc/GettingStarted.md:71
+        do {  // Sources/Interception/Interception.docc/GettingStarted.md, example 2
             let counter = Counter.new()
             let r: Int32 = try counter.send("add:", Int32(41))   // 42
             try counter.send("reset")
@@ -144,7 +144,7 @@ private func example_Sources_Interception_Interception_docc_GettingStarted() thr
             _ = counter
             _ = r
             _ = p
-            do {  // Sources/Interception/Interception.docc/GettingStarted.md:91
+            do {  // Sources/Interception/Interception.docc/GettingStarted.md, example 3
                 let bag = DisposeBag()
                 counter.rx.sentMessage("add:")
                     .subscribe(onNext: { args in print("add: called with \(args)") })   // [41]
@@ -157,7 +157,7 @@ private func example_Sources_Interception_Interception_docc_GettingStarted() thr
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_Hooks() throws {
-    do {  // Sources/Interception/Interception.docc/Hooks.md:12
+    do {  // Sources/Interception/Interception.docc/Hooks.md, example 1
         let Counter = try RuntimeClass.define("Counter") { c in try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x + 1 } }
         let counter = Counter.new()
 
@@ -179,7 +179,7 @@ private func example_Sources_Interception_Interception_docc_Hooks() throws {
         _ = counter
         _ = token
         _ = r
-        do {  // Sources/Interception/Interception.docc/Hooks.md:67
+        do {  // Sources/Interception/Interception.docc/Hooks.md, example 2
             let Point = try RuntimeClass.define("Point") { c in
                 try c.classMethod("scale:") { (this: RuntimeObject, x: Int32) -> Int32 in x * 100 }
             }
@@ -197,7 +197,7 @@ private func example_Sources_Interception_Interception_docc_Hooks() throws {
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_Interception() throws {
-    do {  // Sources/Interception/Interception.docc/Interception.md:24
+    do {  // Sources/Interception/Interception.docc/Interception.md, example 1
 
         let Counter = try RuntimeClass.define("Counter") { c in
             try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x + 1 }   // i@:i
@@ -219,7 +219,7 @@ private func example_Sources_Interception_Interception_docc_Interception() throw
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_ObservingCalls() throws {
-    do {  // Sources/Interception/Interception.docc/ObservingCalls.md:22
+    do {  // Sources/Interception/Interception.docc/ObservingCalls.md, example 1
         let Counter = try RuntimeClass.define("Counter") { c in try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x + 1 } }
         let counter = Counter.new()
         let bag = DisposeBag()
@@ -236,12 +236,12 @@ private func example_Sources_Interception_Interception_docc_ObservingCalls() thr
         _ = counter
         _ = bag
         _ = r
-        do {  // Sources/Interception/Interception.docc/ObservingCalls.md:60
+        do {  // Sources/Interception/Interception.docc/ObservingCalls.md, example 2
             counter.rx.sentMessage("undo")
                 .subscribe(onError: { print($0) })
                 .disposed(by: bag)
             // cannot intercept -[Counter undo]: the class does not implement it
-            do {  // Sources/Interception/Interception.docc/ObservingCalls.md:100
+            do {  // Sources/Interception/Interception.docc/ObservingCalls.md, example 3
                 let shape = try RuntimeClass.define("Shape") { c in try c.method("moveTo:y:") { (this: RuntimeObject, x: Int32, y: Double) in } }.new()
                 counter.rx.methodInvoked("add:", as: Int32.self)
                     .subscribe(onNext: { x in print("add: \(x) returned") })
@@ -258,7 +258,7 @@ private func example_Sources_Interception_Interception_docc_ObservingCalls() thr
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_PropertyObservation() throws {
-    do {  // Sources/Interception/Interception.docc/PropertyObservation.md:16
+    do {  // Sources/Interception/Interception.docc/PropertyObservation.md, example 1
         let Person = try RuntimeClass.define("Person") { c in
             try c.property("name", String.self)                        // *, copied
             try c.property("age", Int.self)                            // q
@@ -267,7 +267,7 @@ private func example_Sources_Interception_Interception_docc_PropertyObservation(
             try c.property("identifier", Int.self, .readonly)          // no setter
         }
         _ = Person
-        do {  // Sources/Interception/Interception.docc/PropertyObservation.md:41
+        do {  // Sources/Interception/Interception.docc/PropertyObservation.md, example 2
             let person = Person.new(); let bag = DisposeBag()
             try person.setValue("Alice", forKey: "name")               // sends setName:
             let age = try person.value(forKey: "age", as: Int.self)
@@ -275,7 +275,7 @@ private func example_Sources_Interception_Interception_docc_PropertyObservation(
             _ = person
             _ = age
             _ = city
-            do {  // Sources/Interception/Interception.docc/PropertyObservation.md:55
+            do {  // Sources/Interception/Interception.docc/PropertyObservation.md, example 3
                 person.rx.observe(String.self, "name")                      // Observable<String?>
                     .subscribe(onNext: { print($0 ?? "nil") })
                     .disposed(by: bag)
@@ -290,7 +290,7 @@ private func example_Sources_Interception_Interception_docc_PropertyObservation(
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_Threading() throws {
-    do {  // Sources/Interception/Interception.docc/Threading.md:72
+    do {  // Sources/Interception/Interception.docc/Threading.md, example 1
         let Downloader = try RuntimeClass.define("Downloader") { c in
             try c.property("progress", Double.self)
         }

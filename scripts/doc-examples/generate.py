@@ -124,10 +124,11 @@ def generate():
         if not found:
             continue
         split = []
-        for start, lines, context in found:
+        for number, (_, lines, context) in enumerate(found, 1):
             context_lines = [context] if context else []
             file_scope, statements = split_block(context_lines + lines)
-            split.append((start, file_scope, statements))
+            # Named by position, not line: editing prose does not change the generated file.
+            split.append((f"example {number}", file_scope, statements))
         # Names the article's declarations use: constants binding them move to file scope.
         used = set(re.findall(r"\w+", "\n".join(l for _, f, _ in split for l in f)))
         body, depth = [], 1
@@ -145,11 +146,11 @@ def generate():
                     kept.append(statement)
             decl = hoisted + [l for l in file_scope if not l.startswith("import ")]
             if decl:
-                declarations.append(f"// {path}:{start}")
+                declarations.append(f"// {path}, {start}")
                 declarations.extend(decl)
                 declarations.append("")
             indent = "    " * depth
-            body.append(f"{indent}do {{  // {path}:{start}")
+            body.append(f"{indent}do {{  // {path}, {start}")
             inner = "    " * (depth + 1)
             for statement in kept:
                 for line in statement:
