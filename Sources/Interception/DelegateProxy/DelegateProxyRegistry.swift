@@ -8,47 +8,77 @@ private struct ProxyBox: @unchecked Sendable {
     init(_ proxy: AnyObject) { self.proxy = proxy }
 }
 
-/// Factories per proxy type and parent class, and each proxy type's association key.
+/// Factories per proxy type and parent class, each proxy type's association key, and per
+/// (parent class, slot) the proxy type that `rx.delegate` / `rx.delegateProxy(slot:)` return
+/// (SPEC 17.2: a data-source proxy type registered for a subclass never hides the `delegate`
+/// slot's proxy type registered for its superclass).
+///
+/// Locking: `state` guards the tables and is never held while a factory or
+/// `registerKnownImplementations` runs; `assignment` serializes get-or-create of a parent's proxy.
 enum DelegateProxyRegistry {
+    typealias AnyProxy = DelegateProxy<RuntimeObject, RuntimeObject>
+
     private struct Entry {
         let key = AssociationKey()
         var knownImplementationsRegistered = false
         var factories: [RuntimeClass: @Sendable (RuntimeObject) -> AnyObject] = [:]
     }
 
+    private struct SlotKey: Hashable {
+        let parentClass: RuntimeClass
+        let slot: String
+    }
+
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
-        /// Parent class → the proxy of the type most recently registered for it (`rx.delegate`).
-        var defaults:
-            [RuntimeClass: @Sendable (RuntimeObject) -> DelegateProxy<RuntimeObject, RuntimeObject>?] = [:]
+        /// (parent class, slot) → the proxy of the type most recently registered for them.
+        var slots: [SlotKey: @Sendable (RuntimeObject) -> AnyProxy?] = [:]
     }
 
     private static let state = Locked(State())
     /// Serializes get-or-create of a parent's proxy (not held while factories run).
     private static let assignment = Lock()
 
+    /// Registers `make` for `parentClass`; a second factory for the same pair is refused (the
+    /// first stays).
     static func register(
-        proxyType: Any.Type, parentClass: RuntimeClass,
+        proxyType: Any.Type, parentClass: RuntimeClass, slot: String,
         make: @escaping @Sendable (RuntimeObject) -> AnyObject,
-        proxy: @escaping @Sendable (RuntimeObject) -> DelegateProxy<RuntimeObject, RuntimeObject>?
-    ) {
-        state.withLock { state in
-            state.entries[ObjectIdentifier(proxyType), default: Entry()].factories[parentClass] = make
-            state.defaults[parentClass] = proxy
+        proxy: @escaping @Sendable (RuntimeObject) -> AnyProxy?
+    ) throws(DelegateProxyError) {
+        let registered = state.withLock { state in
+            let id = ObjectIdentifier(proxyType)
+            if state.entries[id]?.factories[parentClass] != nil { return false }
+            state.entries[id, default: Entry()].factories[parentClass] = make
+            state.slots[SlotKey(parentClass: parentClass, slot: slot)] = proxy
+            return true
+        }
+        guard registered else {
+            throw .factoryAlreadyRegistered(
+                proxyType: String(reflecting: proxyType), parentClass: parentClass.name)
         }
     }
 
-    /// Runs the proxy type's `registerKnownImplementations` once, outside the lock.
+    /// Runs the proxy type's `registerKnownImplementations` once, outside the lock, unless
+    /// factories of the type were registered already (by the user calling it at startup).
+    /// Its error (a duplicate factory, a class without the slot) is what it registered before
+    /// failing; the proxy type's factories tell the rest.
     private static func ensureRegistered<Proxy: DelegateProxyType>(_ proxyType: Proxy.Type) {
         let first = state.withLock { state in
             let id = ObjectIdentifier(proxyType)
-            let first = !(state.entries[id]?.knownImplementationsRegistered ?? false)
+            let entry = state.entries[id]
+            let first =
+                !(entry?.knownImplementationsRegistered ?? false) && (entry?.factories.isEmpty ?? true)
             state.entries[id, default: Entry()].knownImplementationsRegistered = true
             return first
         }
-        if first { Proxy.registerKnownImplementations() }
+        if first { try? Proxy.registerKnownImplementations() }
     }
 
+    /// A new proxy from the factory registered for `object`'s class or its closest superclass.
+    ///
+    /// - Precondition: there is one (a programmer error, as in RxCocoa; `rx.delegate` checks
+    ///   first and reports ``DelegateProxyError/noProxyType(className:slot:)`` instead).
     static func makeProxy<Proxy: DelegateProxyType>(proxyType: Proxy.Type, for object: RuntimeObject)
         -> AnyObject
     {
@@ -87,14 +117,17 @@ enum DelegateProxyRegistry {
         }
     }
 
-    /// The proxy `rx.delegate` returns for `object`: of the type registered last for its class or
-    /// the closest superclass.
-    static func defaultProxy(for object: RuntimeObject) -> DelegateProxy<RuntimeObject, RuntimeObject>? {
+    /// The proxy installed for `slot` of `object`: of the type registered last for that slot
+    /// of its class or the closest superclass that has one.
+    static func proxy(for object: RuntimeObject, slot: String) throws(DelegateProxyError) -> AnyProxy {
         var cls: RuntimeClass? = object.runtimeClass
         while let c = cls {
-            if let proxy = state.withLock({ $0.defaults[c] }) { return proxy(object) }
+            if let proxy = state.withLock({ $0.slots[SlotKey(parentClass: c, slot: slot)] }) {
+                guard let made = proxy(object) else { break }
+                return made
+            }
             cls = c.superclass
         }
-        return nil
+        throw .noProxyType(className: object.runtimeClass.name, slot: slot)
     }
 }
