@@ -112,7 +112,7 @@ open class DelegateProxy<P: RuntimeObject, D: RuntimeObject>: @unchecked Sendabl
         return try? delegate.send(selector, repeat each arguments)
     }
 
-    /// As the value-returning ``forward(_:_:)-(_,_)->R?``, for a method that returns nothing:
+    /// As the value-returning `forward(_:_:)`, for a method that returns nothing:
     /// whether the forward delegate ran it.
     @discardableResult
     public func forward<each A: RuntimeValue>(_ selector: Selector, _ arguments: repeat each A) -> Bool {

@@ -2,7 +2,7 @@
 
 /// Why a delegate-proxy operation was refused.
 public enum DelegateProxyError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// `rx.delegate` (or ``Reactive/delegateProxy(slot:)``) on an object whose class and
+    /// `rx.delegate` (or `rx.delegateProxy(slot:)`) on an object whose class and
     /// superclasses have no proxy type registered for `slot`; registration happens in the proxy
     /// type's `registerKnownImplementations()`, which must have run.
     case noProxyType(className: String, slot: String)

@@ -73,7 +73,7 @@ public final class DelegateProxyMethods {
 
     /// Implements the protocol method `selector` with `body`, which returns nothing.
     ///
-    /// - Throws: as the value-returning ``implement(_:_:)-(_,(Proxy,_)->R)``.
+    /// - Throws: as the value-returning `implement(_:_:)`.
     public func implement<Proxy: AnyObject, each A: RuntimeValue>(
         _ selector: Selector, _ body: @escaping @Sendable (Proxy, repeat each A) -> Void
     ) throws(RuntimeError) {

@@ -89,7 +89,8 @@ struct KeyPathObservationTests {
         try expectObserved(obj, "ratio", Double.self, 0, [2.5, -0.25])
         try expectObserved(obj, "single", Float.self, 0, [1.5, 3])
         try expectObserved(obj, "flag", Bool.self, false, [true, false])
-        try expectObserved(obj, "title", String.self, nil, ["a", "long enough to need the heap"])  // never set: nil
+        // Never set: nil.
+        try expectObserved(obj, "title", String.self, nil, ["a", "long enough to need the heap"])
         try expectObserved(obj, "selector", Selector?.self, .some(nil), [Selector("x:"), nil])
         try expectObserved(obj, "pair", Pair.self, Pair(a: 0, b: 0), [Pair(a: 1, b: 2), Pair(a: -1, b: 5)])
         let wide = Wide(a: 1, b: 2, c: 3, d: 4, e: 5)
