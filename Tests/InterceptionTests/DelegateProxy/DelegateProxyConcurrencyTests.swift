@@ -46,9 +46,10 @@ struct DelegateProxyConcurrencyTests {
             let proxy: RaceDelegateProxy
             let racerClass = RaceDelegateProxy.parentClass
             do {
-                let parent = racerClass.new()
-                proxy = RaceDelegateProxy.proxy(for: parent)
-                let release = onThread { [parent] in _ = parent }  // the last reference goes there
+                // Only the box holds the parent: the releasing thread empties it.
+                let box = Locked<RuntimeObject?>(racerClass.new())
+                proxy = RaceDelegateProxy.proxy(for: box.withLock { $0! })
+                let release = onThread { box.withLock { $0 = nil } }
                 let wait = onThread { [proxy] in
                     for _ in 0..<20 {
                         let a = proxy.sentMessage("racer:tick:").subscribe()
