@@ -9,7 +9,7 @@ public enum DelegateProxyError: Error, Equatable, Sendable, CustomStringConverti
     /// A second factory for the same proxy type and parent class; the first stays registered.
     case factoryAlreadyRegistered(proxyType: String, parentClass: String)
     /// The parent class has no getter and setter for the proxy type's slot (its
-    /// ``HasDelegateSlot/delegateSlot``): neither a property of that name nor `slot` /
+    /// ``DelegateProxyType/delegateSlot``): neither a property of that name nor `slot` /
     /// `setSlot:` methods.
     case slotNotFound(parentClass: String, slot: String)
     /// `installForwardDelegate` on a proxy that already has a forward delegate, without asking

@@ -24,7 +24,7 @@ import CInterception
 /// ```
 ///
 /// - The method replaces the proxy's forwarding of that selector: forward yourself when you
-///   want the forward delegate to run (``DelegateProxy/forward(_:_:)``).
+///   want the forward delegate to run (`DelegateProxy.forward(_:_:)`).
 /// - The proxy answers `respondsToSelector:` YES for it, like a required method.
 /// - `sentMessage` / `methodInvoked` observe it as any other protocol method (before / after
 ///   the Swift body).

@@ -53,7 +53,7 @@ extension Reactive where Base: RuntimeObject {
             options)
     }
 
-    /// As ``observe(_:_:options:retainSelf:)``, without keeping the object alive: when the
+    /// As `observe(_:_:options:retainSelf:)`, without keeping the object alive: when the
     /// object is deallocated the stream emits `nil`, then completes (RxCocoa's `observeWeakly`).
     public func observeWeakly<Element: PropertyValue>(
         _ type: Element.Type, _ keyPath: String, options: KeyValueObservingOptions = [.new, .initial]
@@ -66,7 +66,7 @@ extension Reactive where Base: RuntimeObject {
             options)
     }
 
-    /// ``observe(_:_:options:retainSelf:)`` for an enum (or any type) with a raw value: the key
+    /// `observe(_:_:options:retainSelf:)` for an enum (or any type) with a raw value: the key
     /// is observed as the raw value's type and each value made an `Element` (`nil` when no case
     /// has it).
     ///
@@ -83,7 +83,7 @@ extension Reactive where Base: RuntimeObject {
         }
     }
 
-    /// ``observeWeakly(_:_:options:)`` for an enum (or any type) with a raw value.
+    /// `observeWeakly(_:_:options:)` for an enum (or any type) with a raw value.
     public func observeWeakly<Element: RawRepresentable>(
         _ type: Element.Type, _ keyPath: String, options: KeyValueObservingOptions = [.new, .initial]
     ) -> Observable<Element?> where Element.RawValue: PropertyValue {
@@ -95,7 +95,7 @@ extension Reactive where Base: RuntimeObject {
     /// The property `key` as an observable of its values (the current one first) and an
     /// observer that sets it: `source.bind(to: object.rx.property("title", String.self))`.
     ///
-    /// The values are ``observeWeakly(_:_:options:)``'s without `nil` reads; setting goes
+    /// The values are `observeWeakly(_:_:options:)`'s without `nil` reads; setting goes
     /// through key-value coding on the thread that sends the element. The object is held weakly.
     public func property<Value: PropertyValue>(_ key: String, _ type: Value.Type = Value.self)
         -> ObjectProperty<Value>
