@@ -35,8 +35,8 @@ final class BenchDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>, Del
             delegateProtocol: Self.delegateProtocol)
     }
 
-    static func registerKnownImplementations() {
-        register(parentClass) { BenchDelegateProxy(parent: $0) }
+    static func registerKnownImplementations() throws {
+        try register(parentClass) { BenchDelegateProxy(parent: $0) }
     }
 }
 

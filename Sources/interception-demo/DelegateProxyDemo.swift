@@ -2,24 +2,16 @@
 // a real delegate and `rx.delegate.methodInvoked(...)` at once.
 import Interception
 
-/// Where a downloader keeps its (weak) delegate: an associated Swift value.
-private let delegateKey = AssociationKey()
-
 /// The delegate protocol: progress (optional) and completion (required).
 let DownloaderDelegate = try! RuntimeProtocol.define("DownloaderDelegate") { p in
     try p.optional("downloader:progress:", (RuntimeObject?, Double).self)
     try p.required("downloader:didFinishWithBytes:", (RuntimeObject?, Int).self)
 }
 
-/// A downloader: `delegate` / `setDelegate:` (weak), and `download:`, which reports to the
-/// delegate (progress only if it answers it).
+/// A downloader: a weak `delegate` property (synthesized `delegate` / `setDelegate:`), and
+/// `download:`, which reports to the delegate (progress only if it answers it).
 let Downloader = try! RuntimeClass.define("Downloader") { c in
-    try c.method("delegate") { (this: RuntimeObject) -> RuntimeObject? in
-        (this.associatedValue(forKey: delegateKey) as? WeakRuntimeObject)?.object
-    }
-    try c.method("setDelegate:") { (this: RuntimeObject, delegate: RuntimeObject?) in
-        try? this.setAssociatedValue(WeakRuntimeObject(delegate), forKey: delegateKey)
-    }
+    try c.property("delegate", RuntimeObject?.self, .weak)
     try c.method("download:") { (this: RuntimeObject, bytes: Int) in
         let delegate: RuntimeObject? = try? this.send("delegate")
         guard let delegate else { return }
@@ -43,8 +35,8 @@ final class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>
             delegateProtocol: DownloaderDelegate)
     }
 
-    static func registerKnownImplementations() {
-        register(Downloader) { DownloaderDelegateProxy(downloader: $0) }
+    static func registerKnownImplementations() throws {
+        try register(Downloader) { DownloaderDelegateProxy(downloader: $0) }
     }
 }
 
@@ -56,17 +48,17 @@ func delegateProxyDemo() throws {
         }
     }
     print("   \(Printer.name) conforms to \(DownloaderDelegate): \(Printer.conforms(to: DownloaderDelegate))")
-    DownloaderDelegateProxy.registerKnownImplementations()  // so rx.delegate knows the type
+    try DownloaderDelegateProxy.registerKnownImplementations()  // so rx.delegate knows the type
 
     let downloader = Downloader.new()
     let printer = Printer.new()
     try downloader.send("setDelegate:", printer)
     let bag = DisposeBag()
     // The printer does not implement downloader:progress:; observing it makes the proxy answer it.
-    downloader.rx.delegate.methodInvoked("downloader:progress:", as: (RuntimeObject?, Double).self)
+    try downloader.rx.delegate.methodInvoked("downloader:progress:", as: (RuntimeObject?, Double).self)
         .subscribe(onNext: { print("   rx.delegate     progress \(Int($0.1 * 100))%") })
         .disposed(by: bag)
-    downloader.rx.delegate.methodInvoked("downloader:didFinishWithBytes:")
+    try downloader.rx.delegate.methodInvoked("downloader:didFinishWithBytes:")
         .subscribe(onNext: { print("   rx.delegate     finished \($0[1]) bytes") })
         .disposed(by: bag)
     let installed: RuntimeObject? = try downloader.send("delegate")
@@ -74,4 +66,10 @@ func delegateProxyDemo() throws {
         "   the downloader's delegate is now \(installed!.runtimeClass.name), forwarding to \(printer.runtimeClass.name)"
     )
     try downloader.send("download:", 4096)
+    // The printer itself has no delegate proxy type: asking is an error, not a crash.
+    do {
+        _ = try printer.rx.delegate
+    } catch {
+        print("   printer.rx.delegate: \(error)")
+    }
 }

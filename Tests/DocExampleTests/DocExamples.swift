@@ -13,7 +13,18 @@ let DownloaderDelegate = try! RuntimeProtocol.define("DownloaderDelegate") { p i
 }
 
 // Sources/Interception/Interception.docc/DelegateProxies.md, example 2
-let Downloader = try! RuntimeClass.define("Downloader") { c in try c.property("delegate", RuntimeObject?.self, .weak) }
+let Downloader = try! RuntimeClass.define("Downloader") { c in
+    try c.property("delegate", RuntimeObject?.self, .weak)   // delegate / setDelegate:
+    try c.method("download:") { (this: RuntimeObject, bytes: Int) in
+        guard let delegate = try? this.value(forKey: "delegate", as: RuntimeObject?.self) else { return }
+        if delegate.responds(to: "downloader:progress:") {
+            try? delegate.send("downloader:progress:", this, 0.5)
+        }
+        try? delegate.send("downloader:didFinishWithBytes:", this, bytes)
+    }
+}
+
+// Sources/Interception/Interception.docc/DelegateProxies.md, example 3
 final class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>, DelegateProxyType,
     HasDelegate, @unchecked Sendable
 {
@@ -23,8 +34,42 @@ final class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>
             delegateProtocol: DownloaderDelegate)
     }
 
-    static func registerKnownImplementations() {
-        register(Downloader) { DownloaderDelegateProxy(downloader: $0) }
+    static func registerKnownImplementations() throws {
+        try register(Downloader) { DownloaderDelegateProxy(downloader: $0) }
+    }
+}
+
+// Sources/Interception/Interception.docc/DelegateProxies.md, example 5
+let TableDelegate = try! RuntimeProtocol.define("TableDelegate") { p in
+    try p.optional("table:heightOfRow:", (RuntimeObject?, Int).self, returns: Double.self)
+    try p.optional("table:didSelectRow:", (RuntimeObject?, Int).self)
+}
+let Table = try! RuntimeClass.define("Table") { c in
+    try c.property("delegate", RuntimeObject?.self, .weak)
+}
+final class TableDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>, DelegateProxyType,
+    HasDelegate, @unchecked Sendable
+{
+    let selections = PublishSubject<Int>()
+
+    init(table: RuntimeObject) {
+        super.init(parentObject: table, delegateProxy: TableDelegateProxy.self, delegateProtocol: TableDelegate)
+    }
+
+    static func registerKnownImplementations() throws {
+        try register(Table) { TableDelegateProxy(table: $0) }
+    }
+
+    static func implementMethods(_ methods: DelegateProxyMethods) throws {
+        try methods.implement("table:heightOfRow:") {
+            (proxy: TableDelegateProxy, table: RuntimeObject?, row: Int) -> Double in
+            proxy.forward("table:heightOfRow:", table, row) ?? 44   // the delegate's, or ours
+        }
+        try methods.implement("table:didSelectRow:") {
+            (proxy: TableDelegateProxy, table: RuntimeObject?, row: Int) in
+            proxy.selections.onNext(row)
+            proxy.forward("table:didSelectRow:", table, row)
+        }
     }
 }
 
@@ -34,6 +79,9 @@ struct Point: RuntimeStruct {
     var y: Double
     static let runtimeEncoding = "{Point=dd}"
 }
+
+// Sources/Interception/Interception.docc/PropertyObservation.md, example 4
+enum Phase: Int32 { case idle, running }
 
 @available(*, deprecated, message: "compiled, never called")
 private func example_README() throws {
@@ -112,12 +160,17 @@ private func example_Sources_Interception_Interception_docc_DelegateProxies() th
     do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 1
         do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 2
             do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 3
-                let (downloader, printer, bag) = (Downloader.new(), RuntimeClass.root.new(), DisposeBag())
-                DownloaderDelegateProxy.registerKnownImplementations()
-                try downloader.send("setDelegate:", printer)     // the real delegate
-                downloader.rx.delegate.methodInvoked("downloader:didFinishWithBytes:")
-                    .subscribe(onNext: { print("finished", $0[1]) })
-                    .disposed(by: bag)
+                do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 4
+                    let (downloader, printer, bag) = (Downloader.new(), RuntimeClass.root.new(), DisposeBag())
+                    try DownloaderDelegateProxy.registerKnownImplementations()
+                    try downloader.setValue(printer as RuntimeObject?, forKey: "delegate")   // the real delegate
+                    try downloader.rx.delegate.methodInvoked("downloader:didFinishWithBytes:")
+                        .subscribe(onNext: { print("finished", $0[1]) })
+                        .disposed(by: bag)
+                    do {  // Sources/Interception/Interception.docc/DelegateProxies.md, example 5
+
+                    }
+                }
             }
         }
     }
@@ -280,9 +333,24 @@ private func example_Sources_Interception_Interception_docc_PropertyObservation(
                     .subscribe(onNext: { print($0 ?? "nil") })
                     .disposed(by: bag)
                 let friendsAge = person.rx.observe(Int.self, "friend.age", options: .new)  // changes only, through a key path
-                let age = person.rx.observeWeakly(Int.self, "age")           // completes when person dies
+                let age = person.rx.observeWeakly(Int.self, "age")           // nil, then completed, when person dies
                 _ = friendsAge
                 _ = age
+                do {  // Sources/Interception/Interception.docc/PropertyObservation.md, example 4
+                    let Task = try RuntimeClass.define("Task") { c in
+                        try c.property("phase", Int32.self)                      // an i property
+                        try c.property("retries", Int32.self)
+                    }
+                    let task = Task.new()
+                    task.rx.observe(Phase.self, "phase")                         // Observable<Phase?>
+                        .subscribe(onNext: { print($0 ?? "no such phase") })
+                        .disposed(by: bag)
+                    task.rx.observe(Int.self, "retries")                         // the Int32 key, observed as Int
+                        .subscribe(onNext: { print($0 ?? 0) })
+                        .disposed(by: bag)
+                    _ = Task
+                    _ = task
+                }
             }
         }
     }

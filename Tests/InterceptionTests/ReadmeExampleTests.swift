@@ -56,6 +56,6 @@ struct ReadmePropertyExampleTests {
         let age = try alice.value(forKey: "age", as: Int.self)
         #expect(age == 30)
         Observable.just("Bob").bind(to: alice.rx.property("name", String.self)).disposed(by: bag)
-        #expect(log.all == ["name: ", "name: Alice", "name: Bob"])
+        #expect(log.all == ["name: nil", "name: Alice", "name: Bob"])  // a never-set String is nil
     }
 }

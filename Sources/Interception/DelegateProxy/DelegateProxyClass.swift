@@ -15,7 +15,11 @@ import Synchronization
 ///   (arguments, structs and the return value go through the invocation untouched). Because the
 ///   stubs are real methods, observing a delegate call is ordinary interception of the proxy
 ///   object: `sentMessage` sees it before the forward delegate runs, `methodInvoked` after.
-/// - answers `respondsToSelector:` YES for required protocol methods, for what the forward
+/// - implements the protocol methods its proxy type implements in Swift
+///   (``DelegateProxyMethods``) with those, instead of stubs; they reach the Swift proxy through
+///   a weak back reference associated with the object (``DelegateProxyBackReference``).
+/// - answers `respondsToSelector:` YES for required protocol methods, for the methods implemented
+///   in Swift, for what the forward
 ///   delegate responds to, and for optional protocol methods that are observed on the proxy
 ///   (intercepted: someone requested `sentMessage`/`methodInvoked` for them); otherwise as the
 ///   root does.
@@ -28,21 +32,28 @@ final class DelegateProxyClass: Sendable {
     let protocolSelectors: Set<Selector>
     /// Byte offset of the weak forward-delegate slot in an instance.
     let slotOffset: Int
+    /// Where an instance keeps its weak reference to its Swift proxy.
+    let backReferenceKey: AssociationKey
 
     private init(
         runtimeClass: RuntimeClass, delegateProtocol: RuntimeProtocol, protocolSelectors: Set<Selector>,
-        slotOffset: Int
+        slotOffset: Int, backReferenceKey: AssociationKey
     ) {
         self.runtimeClass = runtimeClass
         self.delegateProtocol = delegateProtocol
         self.protocolSelectors = protocolSelectors
         self.slotOffset = slotOffset
+        self.backReferenceKey = backReferenceKey
     }
 
     private static let classes = Locked<[ObjectIdentifier: DelegateProxyClass]>([:])
 
-    /// The class of `proxyType`, made on first use.
-    static func of(_ proxyType: Any.Type, delegateProtocol: RuntimeProtocol) throws -> DelegateProxyClass {
+    /// The class of `proxyType`, made on first use; `implement` adds the methods the proxy type
+    /// implements in Swift (then only).
+    static func of<Proxy: DelegateProxyType>(
+        _ proxyType: Proxy.Type, delegateProtocol: RuntimeProtocol,
+        implement: (DelegateProxyMethods) throws -> Void
+    ) throws -> DelegateProxyClass {
         try classes.withLock { classes in
             if let made = classes[ObjectIdentifier(proxyType)] {
                 precondition(
@@ -50,7 +61,10 @@ final class DelegateProxyClass: Sendable {
                     "\(proxyType) was made for \(made.delegateProtocol), not \(delegateProtocol)")
                 return made
             }
-            let made = try make(name: "DelegateProxy<\(String(reflecting: proxyType))>", delegateProtocol)
+            let made = try make(
+                name: "DelegateProxy<\(String(reflecting: proxyType))>",
+                proxyType: String(reflecting: proxyType),
+                delegateProtocol, implement: implement)
             classes[ObjectIdentifier(proxyType)] = made
             return made
         }
@@ -61,17 +75,30 @@ final class DelegateProxyClass: Sendable {
         UnsafeMutableRawPointer(object).advanced(by: offset).assumingMemoryBound(to: OpaquePointer?.self)
     }
 
-    private static func make(name: String, _ delegateProtocol: RuntimeProtocol) throws -> DelegateProxyClass {
+    private static func make(
+        name: String, proxyType: String, _ delegateProtocol: RuntimeProtocol,
+        implement: (DelegateProxyMethods) throws -> Void
+    ) throws -> DelegateProxyClass {
         let methods = delegateProtocol.allInstanceMethods
-        let required = Set(methods.filter(\.isRequired).map(\.selector))
         let all = Set(methods.map(\.selector))
+        let backReferenceKey = AssociationKey()
         var offset = 0
+        var inSwift: Set<Selector> = []
         let cls = try RuntimeClass.define(
             name, storageSize: MemoryLayout<OpaquePointer?>.stride, conformsTo: [delegateProtocol]
         ) { c in
             offset = ic_class_storage_offset(c.cls)
             let slotOffset = offset
-            for method in methods {
+            let swiftMethods = DelegateProxyMethods(
+                builder: c,
+                protocolMethods: Dictionary(methods.map { ($0.selector, $0.encoding) }) { a, _ in a },
+                protocolName: delegateProtocol.name, backReferenceKey: backReferenceKey,
+                proxyType: proxyType)
+            try implement(swiftMethods)
+            inSwift = swiftMethods.implemented
+            // Answered YES whatever the forward delegate does: required, or implemented here.
+            let required = Set(methods.filter(\.isRequired).map(\.selector)).union(inSwift)
+            for method in methods where !inSwift.contains(method.selector) {
                 guard let signature = ic_signature_parse(method.encoding) else {
                     throw RuntimeError.lastCError()
                 }
@@ -135,7 +162,8 @@ final class DelegateProxyClass: Sendable {
             }
         }
         return DelegateProxyClass(
-            runtimeClass: cls, delegateProtocol: delegateProtocol, protocolSelectors: all, slotOffset: offset)
+            runtimeClass: cls, delegateProtocol: delegateProtocol, protocolSelectors: all, slotOffset: offset,
+            backReferenceKey: backReferenceKey)
     }
 }
 

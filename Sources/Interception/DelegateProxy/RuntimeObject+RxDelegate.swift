@@ -1,27 +1,43 @@
-// parent.rx.delegate: the delegate proxy of a runtime object.
+// parent.rx.delegate: the delegate proxy of a runtime object, per slot.
 import RxCore
 
 extension Reactive where Base: RuntimeObject {
-    /// The delegate proxy of this object (RxCocoa's `rx.delegate`): of the ``DelegateProxyType``
-    /// registered (``DelegateProxyType/register(_:make:)``) for the object's class or its closest
-    /// superclass, installed as the object's delegate if it is not yet.
+    /// The proxy of this object's `delegate` slot (RxCocoa's `rx.delegate`): of the
+    /// ``DelegateProxyType`` registered (``DelegateProxyType/register(_:make:)``) for that slot of
+    /// the object's class or its closest superclass, installed as the object's delegate if it is
+    /// not yet. Proxy types registered for other slots (a data source) never answer here.
     ///
     /// ```swift
-    /// downloader.rx.delegate.methodInvoked("downloader:didFinish:")
+    /// try downloader.rx.delegate.methodInvoked("downloader:didFinish:")
     /// ```
     ///
-    /// - Precondition: a proxy type was registered for the class or a superclass (registration
-    ///   happens in `registerKnownImplementations()`, which runs when a proxy of the type is
-    ///   first made: call it at startup, or use ``delegate(_:)``).
+    /// Registration happens in the proxy type's `registerKnownImplementations()`, which runs
+    /// when a proxy of the type is first made: call it at startup so that this accessor knows
+    /// the type before.
+    ///
+    /// - Throws: ``DelegateProxyError/noProxyType(className:slot:)`` when no proxy type is
+    ///   registered for the slot (every runtime object has this accessor, delegates included).
     public var delegate: DelegateProxy<RuntimeObject, RuntimeObject> {
-        guard let proxy = DelegateProxyRegistry.defaultProxy(for: base) else {
-            preconditionFailure("no delegate proxy type is registered for \(base.runtimeClass.name)")
-        }
-        return proxy
+        get throws(DelegateProxyError) { try delegateProxy(slot: "delegate") }
     }
 
-    /// The proxy of type `proxyType` of this object, installed as its delegate if it is not
-    /// yet (``DelegateProxyType/proxy(for:)``).
+    /// The proxy of this object's `dataSource` slot (as ``delegate``; RxCocoa's `rx.dataSource`).
+    public var dataSource: DelegateProxy<RuntimeObject, RuntimeObject> {
+        get throws(DelegateProxyError) { try delegateProxy(slot: "dataSource") }
+    }
+
+    /// The proxy of this object's slot `slot` (``DelegateProxyType/delegateSlot``): as
+    /// ``delegate``, for any slot.
+    ///
+    /// - Throws: ``DelegateProxyError/noProxyType(className:slot:)``.
+    public func delegateProxy(slot: String) throws(DelegateProxyError) -> DelegateProxy<
+        RuntimeObject, RuntimeObject
+    > {
+        try DelegateProxyRegistry.proxy(for: base, slot: slot)
+    }
+
+    /// The proxy of type `proxyType` of this object, installed in its slot if it is not yet
+    /// (``DelegateProxyType/proxy(for:)``).
     public func delegate<Proxy: DelegateProxyType>(_ proxyType: Proxy.Type) -> Proxy
     where Proxy.ParentObject == RuntimeObject {
         Proxy.proxy(for: base)

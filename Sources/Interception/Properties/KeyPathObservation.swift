@@ -8,7 +8,8 @@ import RxCore
 /// For a key path `a.b.c` on `object`: the stream of `a`'s values (current, then after each call
 /// of `a`'s setter) is switched (`flatMapLatest`) to the stream of `b.c` on each new value, so
 /// replacing an intermediate object re-targets the observation. Intermediate objects are held
-/// weakly; when one dies its part of the path reads `nil`. Every stream along the path starts
+/// weakly; when one dies its part of the path emits `nil`, as does the death of the target of
+/// a weak object property (each object value of one is followed by `nil` when it dies). Every stream along the path starts
 /// with the current value, read on subscribe; the whole starts with it when `initial` is set.
 ///
 /// A single key is the fast case (`observe_setter_1_subscriber`): its subscribers attach to the
@@ -16,15 +17,27 @@ import RxCore
 /// the same streams with `flatMapLatest`.
 enum KeyPathObservation {
     /// The values at `keyPath` of `object` as `Element`. `strong`: the subscription keeps
-    /// `object` alive; otherwise it completes when `object` is deallocated.
+    /// `object` alive; otherwise it completes when `object` is deallocated, after emitting `nil`
+    /// if `nilAtDeath` (`observeWeakly`, RxCocoa's `finishWithNilWhenDealloc`).
+    ///
+    /// What emits `nil` (SPEC 17.4): a `nil` object on the way; an object on the way dying (its
+    /// holder's property may be weak, or the holder may die with it); the target of a weak
+    /// object property dying, at the end of the path as on the way (zeroing is a change). `self`
+    /// keys are skipped.
     static func values<Element: PropertyValue>(
-        of object: RuntimeObject, keyPath: String, strong: Bool, initial: Bool = true, as type: Element.Type
+        of object: RuntimeObject, keyPath: String, strong: Bool, nilAtDeath: Bool = false,
+        initial: Bool = true,
+        as type: Element.Type
     ) -> Observable<Element?> {
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            .filter { $0 != "self" }
         guard !keys.contains(where: \.isEmpty) else {
             return .error(RuntimeError(IC_ERR_INVALID_ARGUMENT, "key path \"\(keyPath)\" has an empty key"))
         }
-        if keys.count == 1 {
+        guard !keys.isEmpty else {
+            return .error(RuntimeError(IC_ERR_INVALID_ARGUMENT, "key path \"\(keyPath)\" names no key"))
+        }
+        if keys.count == 1 && !nilAtDeath && !isWeakObjectProperty(keys[0], of: object) {
             // One key: its sink's stream is the whole (it completes when the object dies).
             return changes(of: object, key: keys[0], strong: strong, initial: initial, as: type)
         }
@@ -36,8 +49,9 @@ enum KeyPathObservation {
         // Weak: the intermediates' streams end only with them; the whole ends with the object.
         let weakObject = WeakRuntimeObject(object)
         return Observable.deferred {
-            guard let object = weakObject.object else { return .empty() }
-            return values.take(until: object.rx.deallocated)
+            guard let object = weakObject.object else { return nilAtDeath ? .just(nil) : .empty() }
+            return nilAtDeath
+                ? untilDeallocated(values, object) : values.take(until: object.rx.deallocated)
         }
     }
 
@@ -47,14 +61,48 @@ enum KeyPathObservation {
         let key = keys.first!
         let rest = keys.dropFirst()
         if rest.isEmpty {
-            return changes(of: object, key: key, strong: strong, initial: true, as: Element.self)
+            let values = changes(of: object, key: key, strong: strong, initial: true, as: Element.self)
+            guard isWeakObjectProperty(key, of: object) else { return values }
+            // Zeroing is a change: each object value is followed by nil when it dies.
+            return values.flatMapLatest { value -> Observable<Element?> in
+                guard let target = value.flatMap({ $0 as Any as? RuntimeObject }) else { return .just(value) }
+                return untilDeallocated(once(value), target)
+            }
         }
         let children = changes(of: object, key: key, strong: strong, initial: true, as: RuntimeObject?.self)
         return children.flatMapLatest { child -> Observable<Element?> in
             guard let child = child ?? nil else { return .just(nil) }
-            // A dead intermediate reads nil from then on (its weak parent property is zeroed).
-            return path(of: child, rest, strong: false, as: type).concat(Observable.just(nil))
+            // A dead intermediate reads nil from then on, whatever is still alive below it.
+            return untilDeallocated(path(of: child, rest, strong: false, as: type), child)
         }
+    }
+
+    /// `values` until `object` is deallocated (or `values` completes, which they do only when
+    /// an object they observe dies), then `nil` and completed. Holds neither `object` nor its
+    /// values.
+    private static func untilDeallocated<Element>(_ values: Observable<Element?>, _ object: RuntimeObject)
+        -> Observable<Element?>
+    {
+        values.take(until: object.rx.deallocated).concat(Observable.just(nil))
+    }
+
+    /// `value` to the first subscriber, then nothing; the value is not kept after it was sent
+    /// (an object value must not be kept alive by the observation).
+    private static func once<Element>(_ value: Element?) -> Observable<Element?> {
+        let pending = OneShot(value)
+        return Observable.create { observer in
+            if let value = pending.take() { observer.onNext(value) }
+            return Disposables.create()
+        }
+    }
+
+    /// Whether `key` is a declared weak object property of `object`'s class.
+    private static func isWeakObjectProperty(_ key: String, of object: RuntimeObject) -> Bool {
+        guard let property = ic_class_get_property(ic_object_get_class(object.pointer), key) else {
+            return false
+        }
+        return ic_property_attributes(property) & IC_PROPERTY_WEAK.rawValue != 0
+            && String(cString: ic_property_type(property)) == "@"
     }
 
     /// `key`'s value on `object` now (with `initial`) and after every call of its setter on it
@@ -66,9 +114,13 @@ enum KeyPathObservation {
     /// synchronously, before attaching (so it cannot meet a change in flight); a change made
     /// between that read and the attachment (the sink counts them) is followed by a second read,
     /// delivered in turn with the changes, so the last value the subscriber sees is never stale.
-    private static func changes<Value: PropertyValue>(
+    static func changes<Value: PropertyValue>(
         of object: RuntimeObject, key: String, strong: Bool, initial: Bool, as type: Value.Type
     ) -> Observable<Value?> {
+        if let converted = convertedChanges(of: object, key: key, strong: strong, initial: initial, as: type)
+        {
+            return converted
+        }
         let weakObject = WeakRuntimeObject(object)
         let keeper: RuntimeObject? = strong ? object : nil
         return Observable._subscribingDirectly { attach, send in
@@ -118,9 +170,14 @@ enum KeyPathObservation {
         let sinkKey = TypedSinkKey(
             selector: selector, phase: IC_OBSERVE_AFTER, types: ObjectIdentifier(PropertySink<Value>.self),
             detail: key)
-        return try InterceptionState.of(object).typedSink(key: sinkKey, for: object) { _ in
-            PropertySink(object: object, setter: selector, reader: reader)
+        let sink: PropertySink<Value> = try InterceptionState.of(object).typedSink(key: sinkKey, for: object)
+        {
+            _ in PropertySink(object: object, setter: selector, reader: reader)
         }
+        // Installed before the current value is read, so that a set made meanwhile is counted
+        // (the subscription then attaches to it).
+        try sink.register()
+        return sink
     }
 
     /// Refuses a key whose value is not of `encoding` (or of the same values: `l` for `i`).
@@ -135,6 +192,22 @@ enum KeyPathObservation {
             throw RuntimeError(
                 IC_ERR_SIGNATURE_MISMATCH,
                 "key \"\(key)\" of \(object.runtimeClass.name) has type \(actual), not \(expected)")
+        }
+    }
+}
+
+/// A value handed out once, then forgotten.
+private final class OneShot<Value>: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = Lock()
+    private var value: Value?
+
+    init(_ value: Value) { self.value = value }
+
+    func take() -> Value? {
+        lock.withLock {
+            defer { value = nil }
+            return value
         }
     }
 }

@@ -31,12 +31,12 @@ struct PropertyReader: @unchecked Sendable {
     }
 
     /// The value of the key on `object` (alive for the call), `nil` if it cannot be read as
-    /// `Value` (a NULL object read as a non-optional type, a failed read). Once per
-    /// subscription: the per-set path is ``publish(_:to:)``.
+    /// `Value` (a NULL object read as a non-optional type, a NULL string, a failed read). Once
+    /// per subscription: the per-set path is ``publish(_:to:)``.
     func read<Value: PropertyValue>(_ object: OpaquePointer, as _: Value.Type) -> Value? {
         withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { buffer in
             let bytes = buffer.baseAddress!
-            return copy(object, into: bytes) ? Value._adoptPropertyBytes(bytes) ?? Value._valueForNull : nil
+            return copy(object, into: bytes) ? Value._adoptPropertyBytes(bytes) : nil
         }
     }
 

@@ -28,10 +28,16 @@ extension Reactive where Base: RuntimeObject {
     ///   through the same interception as ``methodInvoked(_:)``, so `sentMessage`, hooks and
     ///   observation combine on one object. A value stored without calling the setter (in a
     ///   hand-written method writing storage directly) is not seen.
-    /// - Replacing an object along the path re-targets the observation; a `nil` (or
-    ///   deallocated) object along the path emits `nil`.
-    /// - `nil` is also emitted for a value `Element` cannot hold (a `nil` object read as
-    ///   `RuntimeObject`).
+    /// - Replacing an object along the path re-targets the observation; a `nil` object along
+    ///   the path emits `nil`, and so does the death of an object along the path or of the
+    ///   target of a weak object property (zeroing is a change), at any depth. `self` keys are
+    ///   skipped (`"self.title"` is `"title"`).
+    /// - `nil` is also emitted for a `nil` value (a NULL string is `nil`, not `""`), and for a
+    ///   value `Element` cannot hold (a `nil` object read as `RuntimeObject`).
+    /// - A numeric key can be observed as any numeric type: each value is converted exactly,
+    ///   or is `nil` when the type cannot hold it (an `Int32` key as `Int` always converts; a
+    ///   `UInt64` key as `UInt32` converts the values below 2^32). An enum with a raw value
+    ///   observes directly (the raw value's type converts the same way).
     /// - With `retainSelf` (the default) the subscription keeps the object alive; the stream
     ///   then ends only when disposed.
     /// - Events come on the thread that called the setter, one at a time.
@@ -47,21 +53,49 @@ extension Reactive where Base: RuntimeObject {
             options)
     }
 
-    /// As ``observe(_:_:options:retainSelf:)``, without keeping the object alive: the stream
-    /// completes when the object is deallocated (RxCocoa's `observeWeakly`).
+    /// As `observe(_:_:options:retainSelf:)`, without keeping the object alive: when the
+    /// object is deallocated the stream emits `nil`, then completes (RxCocoa's `observeWeakly`).
     public func observeWeakly<Element: PropertyValue>(
         _ type: Element.Type, _ keyPath: String, options: KeyValueObservingOptions = [.new, .initial]
     ) -> Observable<Element?> {
         Self.shape(
             KeyPathObservation.values(
-                of: base, keyPath: keyPath, strong: false, initial: options.contains(.initial), as: type),
+                of: base, keyPath: keyPath, strong: false, nilAtDeath: true,
+                initial: options.contains(.initial),
+                as: type),
             options)
+    }
+
+    /// `observe(_:_:options:retainSelf:)` for an enum (or any type) with a raw value: the key
+    /// is observed as the raw value's type and each value made an `Element` (`nil` when no case
+    /// has it).
+    ///
+    /// ```swift
+    /// enum Phase: Int32 { case idle, running }
+    /// task.rx.observe(Phase.self, "phase")   // an `i` (or `q`, ...) property
+    /// ```
+    public func observe<Element: RawRepresentable>(
+        _ type: Element.Type, _ keyPath: String, options: KeyValueObservingOptions = [.new, .initial],
+        retainSelf: Bool = true
+    ) -> Observable<Element?> where Element.RawValue: PropertyValue {
+        observe(Element.RawValue.self, keyPath, options: options, retainSelf: retainSelf).map {
+            $0.flatMap(Element.init(rawValue:))
+        }
+    }
+
+    /// `observeWeakly(_:_:options:)` for an enum (or any type) with a raw value.
+    public func observeWeakly<Element: RawRepresentable>(
+        _ type: Element.Type, _ keyPath: String, options: KeyValueObservingOptions = [.new, .initial]
+    ) -> Observable<Element?> where Element.RawValue: PropertyValue {
+        observeWeakly(Element.RawValue.self, keyPath, options: options).map {
+            $0.flatMap(Element.init(rawValue:))
+        }
     }
 
     /// The property `key` as an observable of its values (the current one first) and an
     /// observer that sets it: `source.bind(to: object.rx.property("title", String.self))`.
     ///
-    /// The values are ``observeWeakly(_:_:options:)``'s without `nil` reads; setting goes
+    /// The values are `observeWeakly(_:_:options:)`'s without `nil` reads; setting goes
     /// through key-value coding on the thread that sends the element. The object is held weakly.
     public func property<Value: PropertyValue>(_ key: String, _ type: Value.Type = Value.self)
         -> ObjectProperty<Value>

@@ -6,9 +6,10 @@ import Synchronization
 /// The Swift side of one (object, selector, phase) stream: a subject, and the engine observer
 /// that feeds it while someone listens.
 ///
-/// Registration follows the subscribers: the engine observer is installed when the observable is
-/// requested (so refusals surface as the observable's error, as RxCocoa does) and again on any
-/// subscription while none is installed; it is removed when the last subscription is disposed.
+/// Registration follows the subscribers (SPEC 17.1): requesting an observable changes nothing on
+/// the object; the first subscription installs the engine observer (a refusal is that
+/// subscription's error) and the last disposal removes it. (`deallocating` / `deallocated` are
+/// installed when requested, see ``DeallocSink``.)
 /// An object whose last engine observer goes moves back to its class, and its calls cost what
 /// they cost before it was observed.
 ///

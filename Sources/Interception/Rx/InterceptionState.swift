@@ -51,21 +51,21 @@ final class InterceptionState: @unchecked Sendable {
         }
     }
 
-    /// The sink feeding `sentMessage` (before) or `methodInvoked` (after) for `selector`,
-    /// installed with the engine on first use.
+    /// The sink feeding `sentMessage` (before) or `methodInvoked` (after) for `selector`, made on
+    /// first use. Nothing is installed here: the sink's first subscription installs its engine
+    /// observer (SPEC 17.1); refusals found without installing (no such method, a signature the
+    /// engine cannot take) are thrown now, the others arrive on subscribe.
     func argumentsSink(
         for object: RuntimeObject, selector: Selector, phase: ic_observer_phase
     ) throws(InterceptionError) -> ArgumentsSink {
         try lock.withLock { () throws(InterceptionError) -> ArgumentsSink in
             if let sink = phase == IC_OBSERVE_BEFORE ? sentMessage[selector] : methodInvoked[selector] {
-                try sink.register()
                 return sink
             }
             let signature = try InterceptionState.signature(of: object, selector: selector)
             let sink = ArgumentsSink(
                 object: object.pointer, selector: selector, phase: phase, className: object.runtimeClass.name,
                 signature: signature)
-            try sink.register()
             if phase == IC_OBSERVE_BEFORE {
                 sentMessage[selector] = sink
             } else {
@@ -75,20 +75,19 @@ final class InterceptionState: @unchecked Sendable {
         }
     }
 
-    /// The sink of a typed observable, installed on first use; `make` builds it after the
-    /// method's encoding was found (and is checked by the sink's initializer).
+    /// The sink of a typed observable, made on first use (installed by its first subscription,
+    /// as ``argumentsSink(for:selector:phase:)``); `make` builds it after the method's encoding
+    /// was found (and is checked by the sink's initializer).
     func typedSink<Sink: InterceptionSink>(
         key: TypedSinkKey, for object: RuntimeObject,
         make: (OpaquePointer) throws(InterceptionError) -> Sink
     ) throws(InterceptionError) -> Sink {
         try lock.withLock { () throws(InterceptionError) -> Sink in
             if let sink = typed[key] as? Sink {
-                try sink.register()
                 return sink
             }
             let signature = try InterceptionState.signature(of: object, selector: key.selector)
             let sink = try make(signature)
-            try sink.register()
             typed[key] = sink
             return sink
         }

@@ -14,8 +14,10 @@ extension Reactive where Base: RuntimeObject {
     ///   `UnsafeRawPointer?`, structs and arrays as ``RuntimeStructValue``.
     /// - Hot: no replay. Every request for the same selector shares one subject.
     /// - Events are emitted on the thread that called the method.
-    /// - The interception is installed now, when the observable is requested; a refusal is the
-    ///   observable's `.error` (``InterceptionError``).
+    /// - Requesting the observable changes nothing: the first subscription installs the
+    ///   interception (the object moves into its interception subclass, `respondsToSelector:`
+    ///   answers for it) and the last disposal removes it. A refusal is the `.error`
+    ///   (``InterceptionError``) each subscription receives.
     /// - Neither the observable nor its subscriptions keep the object alive; the stream
     ///   completes when the object is deallocated.
     /// - `sentMessage(dealloc)` is ``deallocating``, mapped to `[]`.
@@ -98,8 +100,8 @@ extension Reactive where Base: RuntimeObject {
     /// The arguments and the return value of every call of `selector`, sent just after the
     /// method returned: `methodInvoked(_:)` plus the result (boxed the same way; `()` for a method
     /// that returns nothing), which RxCocoa's `methodInvoked` does not give. Same semantics as
-    /// ``sentMessage(_:)`` otherwise: hot, shared per object and selector, installed now, a
-    /// refusal is the observable's error, completes when the object dies.
+    /// ``sentMessage(_:)`` otherwise: hot, shared per object and selector, installed by the
+    /// first subscription, a refusal is each subscription's error, completes when the object dies.
     public func methodReturned(_ selector: Selector) -> Observable<(arguments: [Any], result: Any)> {
         let key = TypedSinkKey(
             selector: selector, phase: IC_OBSERVE_AFTER, types: ObjectIdentifier(ResultSink.self))

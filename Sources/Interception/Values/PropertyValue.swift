@@ -43,7 +43,8 @@ public protocol PropertyValue: SendableMetatype {
 
     /// Implementation detail: sends `subject` the value that `copy` writes as C bytes
     /// (`byteCount` of them, handed over as to `_adoptPropertyBytes(_:)`), or `nil` when
-    /// `copy` fails or the bytes are not a `Self`. Property observation's per-set path.
+    /// `copy` fails or the bytes are not a `Self` (a NULL string is `nil` here, not `""`: an
+    /// observed optional value stays optional). Property observation's per-set path.
     static func _publishPropertyValue(
         byteCount: Int, copy: (UnsafeMutableRawPointer) -> Bool, to subject: PublishSubject<Self?>)
 }
@@ -63,13 +64,13 @@ extension PropertyValue {
             var inline = PropertyBytes()
             withUnsafeMutableBytes(of: &inline) { buffer in
                 let bytes = buffer.baseAddress!
-                subject.onNext(copy(bytes) ? _adoptPropertyBytes(bytes) ?? _valueForNull : nil)
+                subject.onNext(copy(bytes) ? _adoptPropertyBytes(bytes) : nil)
             }
             return
         }
         let bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
         defer { bytes.deallocate() }
-        subject.onNext(copy(bytes) ? _adoptPropertyBytes(bytes) ?? _valueForNull : nil)
+        subject.onNext(copy(bytes) ? _adoptPropertyBytes(bytes) : nil)
     }
 }
 

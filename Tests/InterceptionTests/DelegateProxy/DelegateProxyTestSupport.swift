@@ -98,9 +98,9 @@ class DownloaderDelegateProxy: DelegateProxy<RuntimeObject, RuntimeObject>, Dele
             parentObject: downloader, delegateProxy: proxyType, delegateProtocol: downloaderDelegateProtocol)
     }
 
-    static func registerKnownImplementations() {
-        register(downloaderClass) { DownloaderDelegateProxy(downloader: $0) }
-        register(fastDownloaderClass) { FastDownloaderDelegateProxy(downloader: $0) }
+    static func registerKnownImplementations() throws {
+        try register(downloaderClass) { DownloaderDelegateProxy(downloader: $0) }
+        try register(fastDownloaderClass) { FastDownloaderDelegateProxy(downloader: $0) }
     }
 }
 

@@ -35,7 +35,7 @@ struct DelegateProxyTests {
         #expect(proxy.forwardToDelegate() == delegate)
         #expect(proxy.object.conforms(to: downloaderDelegateProtocol))
         #expect(DownloaderDelegateProxy.proxy(for: parent) === proxy)  // one per (parent, type)
-        #expect(parent.rx.delegate === proxy)
+        #expect(try parent.rx.delegate === proxy)
         #expect(proxy.parentObject == parent)
     }
 
@@ -162,8 +162,8 @@ struct DelegateProxyTests {
         let delegateClass = try defineDelegate(implementing: [], log: log)
         do {
             let weakOne = delegateClass.new()
-            let installation = DownloaderDelegateProxy.installForwardDelegate(
-                weakOne, retainDelegate: false, onProxyForObject: parent)
+            let installation = try DownloaderDelegateProxy.installForwardDelegate(
+                weakOne, retainDelegate: false, onProxyForObject: parent, replacingExisting: true)
             #expect(proxy.forwardToDelegate() == weakOne)
             _ = installation
         }
@@ -174,8 +174,8 @@ struct DelegateProxyTests {
         var installation: Disposable?
         do {
             let strongOne = delegateClass.new()
-            installation = DownloaderDelegateProxy.installForwardDelegate(
-                strongOne, retainDelegate: true, onProxyForObject: parent)
+            installation = try DownloaderDelegateProxy.installForwardDelegate(
+                strongOne, retainDelegate: true, onProxyForObject: parent, replacingExisting: true)
         }
         #expect(delegateClass.liveInstanceCount == 1)  // kept alive by the proxy
         #expect(proxy.forwardToDelegate() != original)
@@ -209,10 +209,10 @@ struct DelegateProxyTests {
         let log = EventLog()
         let fast = try installedProxy(fastDownloaderClass, implementing: allDelegateMethods, log: log)
         #expect(fast.proxy is FastDownloaderDelegateProxy)
-        #expect(fast.proxy.object.runtimeClass != downloaderClass.new().rx.delegate.object.runtimeClass)
+        #expect(try fast.proxy.object.runtimeClass != downloaderClass.new().rx.delegate.object.runtimeClass)
         let slow = try installedProxy(slowDownloaderClass, implementing: allDelegateMethods, log: log)
         #expect(!(slow.proxy is FastDownloaderDelegateProxy))
-        #expect(slow.parent.rx.delegate === slow.proxy)
+        #expect(try slow.parent.rx.delegate === slow.proxy)
         let _: Bool = try fast.parent.send("download:", Int32(0))
         #expect(log.all == ["delegate start", "delegate shouldRetry 0", "delegate finish true"])
     }

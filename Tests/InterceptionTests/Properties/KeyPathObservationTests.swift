@@ -89,8 +89,9 @@ struct KeyPathObservationTests {
         try expectObserved(obj, "ratio", Double.self, 0, [2.5, -0.25])
         try expectObserved(obj, "single", Float.self, 0, [1.5, 3])
         try expectObserved(obj, "flag", Bool.self, false, [true, false])
-        try expectObserved(obj, "title", String.self, "", ["a", "long enough to need the heap"])
-        try expectObserved(obj, "selector", Selector?.self, nil, [Selector("x:"), nil])
+        // Never set: nil.
+        try expectObserved(obj, "title", String.self, nil, ["a", "long enough to need the heap"])
+        try expectObserved(obj, "selector", Selector?.self, .some(nil), [Selector("x:"), nil])
         try expectObserved(obj, "pair", Pair.self, Pair(a: 0, b: 0), [Pair(a: 1, b: 2), Pair(a: -1, b: 5)])
         let wide = Wide(a: 1, b: 2, c: 3, d: 4, e: 5)
         try expectObserved(obj, "wide", Wide.self, Wide(a: 0, b: 0, c: 0, d: 0, e: 0), [wide])
@@ -122,7 +123,7 @@ struct KeyPathObservationTests {
         subscription.dispose()
     }
 
-    @Test("observeWeakly of a single key completes when the object dies")
+    @Test("observeWeakly of a single key emits nil and completes when the object dies")
     func weakSingleKeyCompletes() throws {
         let cls = try RuntimeClass.define(uniqueName("FastWeak")) { c in
             try c.property("count", Int.self)
@@ -132,7 +133,7 @@ struct KeyPathObservationTests {
         let subscription = events.subscribe(obj!.rx.observeWeakly(Int.self, "count"))
         try obj!.setValue(1, forKey: "count")
         obj = nil
-        #expect(events.elements == [0, 1])
+        #expect(events.elements == [0, 1, nil])
         #expect(events.completed)
         subscription.dispose()
     }
@@ -147,7 +148,7 @@ extension Events {
 /// Observes `key` and sets each of `values` by key (through the setter): the events must be `initial`,
 /// then the values.
 private func expectObserved<T: PropertyValue & Equatable & Sendable>(
-    _ object: RuntimeObject, _ key: String, _ type: T.Type, _ initial: T, _ values: [T],
+    _ object: RuntimeObject, _ key: String, _ type: T.Type, _ initial: T?, _ values: [T],
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
     let events = Events<T?>()

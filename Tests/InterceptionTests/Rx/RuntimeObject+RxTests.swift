@@ -109,13 +109,18 @@ struct RxMessageTests {
         #expect(pair.b == 0.5)
     }
 
-    @Test("many subscribers share one installation: a second request changes no counter")
+    @Test("many subscribers share one installation: a second request or subscription changes no counter")
     func sharedInstallation() throws {
         let log = EventLog()
         let cls = try makeCounter("RxShared", log: log)
         let obj = cls.new()
         let bag = DisposeBag()
+        let before = Runtime.interceptionCounters(for: cls)
         let first = obj.rx.sentMessage("add:")
+        #expect(Runtime.interceptionCounters(for: cls) == before)  // requesting changes nothing
+        var a = 0
+        var b = 0
+        first.subscribe(onNext: { _ in a += 1 }).disposed(by: bag)
         let after = Runtime.interceptionCounters(for: cls)
         #expect(
             after
@@ -124,29 +129,40 @@ struct RxMessageTests {
                     interceptedObjects: 1))
         let second = obj.rx.sentMessage("add:")
         #expect(Runtime.interceptionCounters(for: cls) == after)
-        var a = 0
-        var b = 0
-        first.subscribe(onNext: { _ in a += 1 }).disposed(by: bag)
         second.subscribe(onNext: { _ in b += 1 }).disposed(by: bag)
         obj.rx.sentMessage("add:").subscribe(onNext: { _ in b += 10 }).disposed(by: bag)
         let _: Int32 = try obj.send("add:", Int32(1))
         #expect(a == 1)
         #expect(b == 11)
         #expect(Runtime.interceptionCounters(for: cls) == after)
-        // methodInvoked adds the after-observer, nothing else.
-        _ = obj.rx.methodInvoked("add:")
+        // methodInvoked adds the after-observer once subscribed, nothing else.
+        let invoked = obj.rx.methodInvoked("add:")
+        #expect(Runtime.interceptionCounters(for: cls) == after)
+        invoked.subscribe().disposed(by: bag)
         var expected = after
         expected.liveObservers = 2
         #expect(Runtime.interceptionCounters(for: cls) == expected)
     }
 
-    @Test("the interception is installed when the observable is requested, not on subscribe")
-    func installedOnRequest() throws {
-        let cls = try makeCounter("RxEager", log: EventLog())
+    @Test(
+        "requesting an observable changes nothing (class, respondsToSelector:); the first subscription installs, the last disposal removes"
+    )
+    func installedBySubscriptions() throws {
+        let cls = try makeCounter("RxLazy", log: EventLog())
         let obj = cls.new()
-        _ = obj.rx.methodInvoked("ping")
+        let before = Runtime.interceptionCounters(for: cls)
+        let invoked = obj.rx.methodInvoked("ping")
+        let typed = obj.rx.sentMessage("add:", as: Int32.self)
+        #expect(obj.actualClass == cls)
+        #expect(Runtime.interceptionCounters(for: cls) == before)
+        let first = invoked.subscribe()
+        let second = typed.subscribe()
         #expect(obj.actualClass != cls)
-        #expect(Runtime.interceptionCounters(for: cls).liveObservers == 1)
+        #expect(Runtime.interceptionCounters(for: cls).liveObservers == 2)
+        first.dispose()
+        second.dispose()
+        #expect(obj.actualClass == cls)
+        #expect(Runtime.interceptionCounters(for: cls).liveObservers == 0)
     }
 
     @Test("a class and its superclass both observed, the subclass calling super: each call reported once")
@@ -253,7 +269,8 @@ struct RxMessageTests {
         let cls = try makeCounter("RxSwapped", log: EventLog())
         let other = try makeCounter("RxSwappedOther", log: EventLog())
         let obj = cls.new()
-        _ = obj.rx.sentMessage("add:")
+        let installed = obj.rx.sentMessage("add:").subscribe()  // kept: its removal is not the point
+        _ = installed
         #expect(ic_object_set_class(obj.pointer, other.pointer) != nil)
         var received: InterceptionError?
         _ = obj.rx.sentMessage("ping").subscribe(onError: { received = $0 as? InterceptionError })
