@@ -85,10 +85,10 @@ bool cm_check(cm_area *area, bool ok, const char *fmt, ...)
 size_t cm_summary(void)
 {
     size_t failures = 0;
-    printf("\n%-28s %8s %8s %8s %8s\n", "area", "cases", "checks", "skipped", "failed");
+    printf("\n%-32s %8s %8s %8s %8s\n", "area", "cases", "checks", "skipped", "failed");
     for (size_t i = 0; i < area_count; i++) {
         const cm_area *a = &areas[i];
-        printf("%-28s %8zu %8zu %8zu %8zu\n", a->name, a->cases, a->checks, a->skipped,
+        printf("%-32s %8zu %8zu %8zu %8zu\n", a->name, a->cases, a->checks, a->skipped,
                a->failures);
         for (size_t r = 0; r < CM_MAX_REASONS && a->reasons[r].reason; r++)
             printf("    skipped %zu: %s\n", a->reasons[r].count, a->reasons[r].reason);
