@@ -5,7 +5,7 @@
 # runs, through CTest, the C matrix program (Tests/CMatrix: every path through the runtime over
 # the generated signature matrix, properties and key-value coding, the ABI's facts, the zombie
 # trap) and the leak-check driver (scripts/leak-check/driver.c) with a million objects:
-#   native   with the host's compiler, on the host (x86-64 in CI);
+#   native   with the Swift toolchain's clang (or $CC), on the host (x86-64 in CI);
 #   aarch64  cross-built with gcc-aarch64-linux-gnu against libffi-dev:arm64
 #            (cmake/aarch64-linux-gnu.cmake) and run under qemu-aarch64; installs the cross
 #            compiler, the arm64 libffi and qemu-user when missing (dpkg --add-architecture arm64
@@ -29,6 +29,12 @@ CMAKE_ARGS=(-DINTERCEPTION_BUILD_TESTS=ON -DINTERCEPTION_WERROR=ON -DCMAKE_BUILD
 case "$TARGET" in
 native)
     BUILD=$ROOT/.build-cmake-native
+    # The Swift toolchain's clang, the compiler SwiftPM builds the C targets with: it relies on
+    # x86-64 callers extending narrow integer arguments (GCC re-extends them in the callee), which
+    # the matrix program's methods then check.
+    CC=${CC:-$(dirname "$(readlink -f "$(command -v swift)")")/clang}
+    CMAKE_ARGS+=(-DCMAKE_C_COMPILER="$CC")
+    "$CC" --version | head -n 1
     ;;
 aarch64)
     BUILD=$ROOT/.build-cmake-aarch64

@@ -135,9 +135,15 @@ static _Thread_local size_t calls;
 const void *ict_matrix_received(size_t position) { return received.bytes[position]; }
 size_t ict_matrix_calls(void) { return calls; }
 
+/* Each narrow integer argument as the method itself widens it: clang on x86-64 trusts the
+ * caller to have extended it to 32 bits, so a path that hands it over unextended shows. */
+static _Thread_local long long received_wide[ICT_MATRIX_MAX_ARITY];
+long long ict_matrix_received_wide(size_t position) { return received_wide[position]; }
+
 #define ICT_NOTE(I, A)                                                                             \
     _Static_assert(sizeof(A) <= ICT_MATRIX_MAX_VALUE, "value too large");                     \
     memcpy(received.bytes[I], &(A), sizeof(A));
+#define ICT_NOTE_WIDE(I, A) received_wide[I] = (long long)(A);
 /* A callee owns its by-value parameters: overwrite one, so a caller whose value changed
  * with it (a struct passed by reference without a copy) shows. */
 #define ICT_CLOBBER(A)                                                                             \
@@ -279,151 +285,151 @@ static const unsigned char ict_mask_struct_iii[12] = {1, 1, 1, 1, 1, 1, 1, 1, 1,
 static const unsigned char ict_mask_struct_c3[3] = {1, 1, 1};
 
 static const ict_matrix_layout layouts[] = {
-    {"char", "c", sizeof(ict_mt_char), ict_mask_char, 'i',
+    {"char", "c", sizeof(ict_mt_char), ict_mask_char, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"uchar", "C", sizeof(ict_mt_uchar), ict_mask_uchar, 'i',
+    {"uchar", "C", sizeof(ict_mt_uchar), ict_mask_uchar, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"short", "s", sizeof(ict_mt_short), ict_mask_short, 'i',
+    {"short", "s", sizeof(ict_mt_short), ict_mask_short, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"ushort", "S", sizeof(ict_mt_ushort), ict_mask_ushort, 'i',
+    {"ushort", "S", sizeof(ict_mt_ushort), ict_mask_ushort, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"int", "i", sizeof(ict_mt_int), ict_mask_int, 'i',
+    {"int", "i", sizeof(ict_mt_int), ict_mask_int, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"uint", "I", sizeof(ict_mt_uint), ict_mask_uint, 'i',
+    {"uint", "I", sizeof(ict_mt_uint), ict_mask_uint, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"long32", "l", sizeof(ict_mt_long32), ict_mask_long32, 'i',
+    {"long32", "l", sizeof(ict_mt_long32), ict_mask_long32, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"ulong32", "L", sizeof(ict_mt_ulong32), ict_mask_ulong32, 'i',
+    {"ulong32", "L", sizeof(ict_mt_ulong32), ict_mask_ulong32, 'i', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"longlong", "q", sizeof(ict_mt_longlong), ict_mask_longlong, 'q',
+    {"longlong", "q", sizeof(ict_mt_longlong), ict_mask_longlong, 'q', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"ulonglong", "Q", sizeof(ict_mt_ulonglong), ict_mask_ulonglong, 'q',
+    {"ulonglong", "Q", sizeof(ict_mt_ulonglong), ict_mask_ulonglong, 'q', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"float", "f", sizeof(ict_mt_float), ict_mask_float, 'f',
+    {"float", "f", sizeof(ict_mt_float), ict_mask_float, 'f', false,
      ICT_PER_ABI("SSE: an xmm register (xmm0-xmm7, then the stack); result in xmm0",
                  "a vector register (s0-s7, then the stack); result in s0"),
      ICT_PER_ABI(true, true)},
-    {"double", "d", sizeof(ict_mt_double), ict_mask_double, 'd',
+    {"double", "d", sizeof(ict_mt_double), ict_mask_double, 'd', false,
      ICT_PER_ABI("SSE: an xmm register (xmm0-xmm7, then the stack); result in xmm0",
                  "a vector register (d0-d7, then the stack); result in d0"),
      ICT_PER_ABI(true, true)},
-    {"longdouble", "D", sizeof(ict_mt_longdouble), ict_mask_longdouble, 'D',
+    {"longdouble", "D", sizeof(ict_mt_longdouble), ict_mask_longdouble, 'D', false,
      ICT_PER_ABI("X87: argument in memory on the stack; result on the x87 stack, st(0) (a function that pushes nothing leaves it empty: not zero)",
                  "a 128-bit IEEE quad in a vector register (q0-q7, then the stack); result in q0"),
      ICT_PER_ABI(false, true)},
-    {"boolean", "B", sizeof(ict_mt_boolean), ict_mask_boolean, 'i',
+    {"boolean", "B", sizeof(ict_mt_boolean), ict_mask_boolean, 'i', true,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"cstring", "*", sizeof(ict_mt_cstring), ict_mask_cstring, 'q',
+    {"cstring", "*", sizeof(ict_mt_cstring), ict_mask_cstring, 'q', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"object", "@", sizeof(ict_mt_object), ict_mask_object, 'q',
+    {"object", "@", sizeof(ict_mt_object), ict_mask_object, 'q', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"class", "#", sizeof(ict_mt_class), ict_mask_class, 'q',
+    {"class", "#", sizeof(ict_mt_class), ict_mask_class, 'q', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"selector", ":", sizeof(ict_mt_selector), ict_mask_selector, 'q',
+    {"selector", ":", sizeof(ict_mt_selector), ict_mask_selector, 'q', false,
      ICT_PER_ABI("INTEGER: a general register (rdi rsi rdx rcx r8 r9, then the stack); result in rax",
                  "a general register (x0-x7, then the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"struct_ff", "{ff=ff}", sizeof(ict_mt_struct_ff), ict_mask_struct_ff, '\0',
+    {"struct_ff", "{ff=ff}", sizeof(ict_mt_struct_ff), ict_mask_struct_ff, '\0', false,
      ICT_PER_ABI("8 bytes, eightbytes SSE: 1 xmm register, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0",
                  "HFA of 2 floats: 2 consecutive vector registers (s), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in s0-s1"),
      ICT_PER_ABI(true, true)},
-    {"struct_dd", "{dd=dd}", sizeof(ict_mt_struct_dd), ict_mask_struct_dd, '\0',
+    {"struct_dd", "{dd=dd}", sizeof(ict_mt_struct_dd), ict_mask_struct_dd, '\0', false,
      ICT_PER_ABI("16 bytes, eightbytes SSE+SSE: 2 xmm registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0, xmm1",
                  "HFA of 2 doubles: 2 consecutive vector registers (d), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in d0-d1"),
      ICT_PER_ABI(true, true)},
-    {"struct_fi", "{fi=fi}", sizeof(ict_mt_struct_fi), ict_mask_struct_fi, '\0',
+    {"struct_fi", "{fi=fi}", sizeof(ict_mt_struct_fi), ict_mask_struct_fi, '\0', false,
      ICT_PER_ABI("8 bytes, eightbytes INTEGER: 1 general register, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in rax",
                  "8 bytes: 1 general register, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0"),
      ICT_PER_ABI(true, true)},
-    {"struct_id", "{id=id}", sizeof(ict_mt_struct_id), ict_mask_struct_id, '\0',
+    {"struct_id", "{id=id}", sizeof(ict_mt_struct_id), ict_mask_struct_id, '\0', false,
      ICT_PER_ABI("16 bytes, eightbytes INTEGER+SSE: 1 general register and 1 xmm register, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in rax, xmm0",
                  "16 bytes: 2 general registers, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0-x1"),
      ICT_PER_ABI(true, true)},
-    {"struct_dq", "{dq=dq}", sizeof(ict_mt_struct_dq), ict_mask_struct_dq, '\0',
+    {"struct_dq", "{dq=dq}", sizeof(ict_mt_struct_dq), ict_mask_struct_dq, '\0', false,
      ICT_PER_ABI("16 bytes, eightbytes SSE+INTEGER: 1 general register and 1 xmm register, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0, rax",
                  "16 bytes: 2 general registers, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0-x1"),
      ICT_PER_ABI(true, true)},
-    {"struct_ddd", "{ddd=ddd}", sizeof(ict_mt_struct_ddd), ict_mask_struct_ddd, '\0',
+    {"struct_ddd", "{ddd=ddd}", sizeof(ict_mt_struct_ddd), ict_mask_struct_ddd, '\0', false,
      ICT_PER_ABI("24 bytes, MEMORY: argument copied onto the stack; result through a hidden pointer (rdi)",
                  "HFA of 3 doubles: 3 consecutive vector registers (d), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in d0-d2"),
      ICT_PER_ABI(false, true)},
-    {"struct_17", "{b17=[17C]}", sizeof(ict_mt_struct_17), ict_mask_struct_17, '\0',
+    {"struct_17", "{b17=[17C]}", sizeof(ict_mt_struct_17), ict_mask_struct_17, '\0', false,
      ICT_PER_ABI("17 bytes, MEMORY: argument copied onto the stack; result through a hidden pointer (rdi)",
                  "17 bytes: by reference (a copy the callee owns, its address in a general register or on the stack); result through x8"),
      ICT_PER_ABI(false, false)},
-    {"struct_32", "{q4=qqqq}", sizeof(ict_mt_struct_32), ict_mask_struct_32, '\0',
+    {"struct_32", "{q4=qqqq}", sizeof(ict_mt_struct_32), ict_mask_struct_32, '\0', false,
      ICT_PER_ABI("32 bytes, MEMORY: argument copied onto the stack; result through a hidden pointer (rdi)",
                  "32 bytes: by reference (a copy the callee owns, its address in a general register or on the stack); result through x8"),
      ICT_PER_ABI(false, false)},
-    {"struct_cfc", "{cfc=cfc}", sizeof(ict_mt_struct_cfc), ict_mask_struct_cfc, '\0',
+    {"struct_cfc", "{cfc=cfc}", sizeof(ict_mt_struct_cfc), ict_mask_struct_cfc, '\0', false,
      ICT_PER_ABI("12 bytes, eightbytes INTEGER+INTEGER: 2 general registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in rax, rdx",
                  "12 bytes: 2 general registers, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0-x1"),
      ICT_PER_ABI(true, true)},
-    {"struct_f1", "{f1=f}", sizeof(ict_mt_struct_f1), ict_mask_struct_f1, '\0',
+    {"struct_f1", "{f1=f}", sizeof(ict_mt_struct_f1), ict_mask_struct_f1, '\0', false,
      ICT_PER_ABI("4 bytes, eightbytes SSE: 1 xmm register, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0",
                  "HFA of 1 float: a vector register (s), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in s0"),
      ICT_PER_ABI(true, true)},
-    {"struct_fff", "{fff=fff}", sizeof(ict_mt_struct_fff), ict_mask_struct_fff, '\0',
+    {"struct_fff", "{fff=fff}", sizeof(ict_mt_struct_fff), ict_mask_struct_fff, '\0', false,
      ICT_PER_ABI("12 bytes, eightbytes SSE+SSE: 2 xmm registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0, xmm1",
                  "HFA of 3 floats: 3 consecutive vector registers (s), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in s0-s2"),
      ICT_PER_ABI(true, true)},
-    {"struct_ffff", "{ffff=ffff}", sizeof(ict_mt_struct_ffff), ict_mask_struct_ffff, '\0',
+    {"struct_ffff", "{ffff=ffff}", sizeof(ict_mt_struct_ffff), ict_mask_struct_ffff, '\0', false,
      ICT_PER_ABI("16 bytes, eightbytes SSE+SSE: 2 xmm registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0, xmm1",
                  "HFA of 4 floats: 4 consecutive vector registers (s), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in s0-s3"),
      ICT_PER_ABI(true, true)},
-    {"struct_dddd", "{dddd=dddd}", sizeof(ict_mt_struct_dddd), ict_mask_struct_dddd, '\0',
+    {"struct_dddd", "{dddd=dddd}", sizeof(ict_mt_struct_dddd), ict_mask_struct_dddd, '\0', false,
      ICT_PER_ABI("32 bytes, MEMORY: argument copied onto the stack; result through a hidden pointer (rdi)",
                  "HFA of 4 doubles: 4 consecutive vector registers (d), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in d0-d3"),
      ICT_PER_ABI(false, true)},
-    {"struct_fa4", "{fa4=[4f]}", sizeof(ict_mt_struct_fa4), ict_mask_struct_fa4, '\0',
+    {"struct_fa4", "{fa4=[4f]}", sizeof(ict_mt_struct_fa4), ict_mask_struct_fa4, '\0', false,
      ICT_PER_ABI("16 bytes, eightbytes SSE+SSE: 2 xmm registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0, xmm1",
                  "HFA of 4 floats: 4 consecutive vector registers (s), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in s0-s3"),
      ICT_PER_ABI(true, true)},
-    {"struct_DD", "{DD=DD}", sizeof(ict_mt_struct_DD), ict_mask_struct_DD, '\0',
+    {"struct_DD", "{DD=DD}", sizeof(ict_mt_struct_DD), ict_mask_struct_DD, '\0', false,
      ICT_PER_ABI("32 bytes, MEMORY: argument copied onto the stack; result through a hidden pointer (rdi)",
                  "HFA of 2 long doubles: 2 consecutive vector registers (q), all or nothing (once they do not fit, it and every later floating-point argument go to the stack); result in q0-q1"),
      ICT_PER_ABI(false, true)},
-    {"struct_d5", "{d5=ddddd}", sizeof(ict_mt_struct_d5), ict_mask_struct_d5, '\0',
+    {"struct_d5", "{d5=ddddd}", sizeof(ict_mt_struct_d5), ict_mask_struct_d5, '\0', false,
      ICT_PER_ABI("40 bytes, MEMORY: argument copied onto the stack; result through a hidden pointer (rdi)",
                  "40 bytes: by reference (a copy the callee owns, its address in a general register or on the stack); result through x8"),
      ICT_PER_ABI(false, false)},
-    {"struct_fd", "{fd=fd}", sizeof(ict_mt_struct_fd), ict_mask_struct_fd, '\0',
+    {"struct_fd", "{fd=fd}", sizeof(ict_mt_struct_fd), ict_mask_struct_fd, '\0', false,
      ICT_PER_ABI("16 bytes, eightbytes SSE+SSE: 2 xmm registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in xmm0, xmm1",
                  "16 bytes: 2 general registers, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0-x1"),
      ICT_PER_ABI(true, true)},
-    {"struct_iii", "{iii=iii}", sizeof(ict_mt_struct_iii), ict_mask_struct_iii, '\0',
+    {"struct_iii", "{iii=iii}", sizeof(ict_mt_struct_iii), ict_mask_struct_iii, '\0', false,
      ICT_PER_ABI("12 bytes, eightbytes INTEGER+INTEGER: 2 general registers, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in rax, rdx",
                  "12 bytes: 2 general registers, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0-x1"),
      ICT_PER_ABI(true, true)},
-    {"struct_c3", "{c3=ccc}", sizeof(ict_mt_struct_c3), ict_mask_struct_c3, '\0',
+    {"struct_c3", "{c3=ccc}", sizeof(ict_mt_struct_c3), ict_mask_struct_c3, '\0', false,
      ICT_PER_ABI("3 bytes, eightbytes INTEGER: 1 general register, all or nothing (if they do not fit it goes to the stack, and later arguments still take the registers left); result in rax",
                  "3 bytes: 1 general register, all or nothing (once they do not fit, it and every later integer argument go to the stack); result in x0"),
      ICT_PER_ABI(true, true)},
@@ -461,7 +467,9 @@ static void ict_m1(ic_id self, ic_sel cmd, ict_mt_uchar a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
 }
@@ -482,7 +490,9 @@ static void ict_m2(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt_ulonglong a1)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -505,7 +515,9 @@ static void ict_m3(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_float a1, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -530,6 +542,7 @@ static void ict_m4(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_double a1, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -557,6 +570,7 @@ static void ict_m5(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_longdouble a1,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -586,8 +600,10 @@ static void ict_m6(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_boolean a1, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -637,7 +653,9 @@ static ict_mt_char ict_m8(ic_id self, ic_sel cmd, ict_mt_short a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_char_r;
@@ -659,7 +677,9 @@ static ict_mt_char ict_m9(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_float
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -683,6 +703,7 @@ static ict_mt_char ict_m10(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_double 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -709,6 +730,7 @@ static ict_mt_char ict_m11(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_longdo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -737,8 +759,10 @@ static ict_mt_char ict_m12(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_bool
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -767,6 +791,7 @@ static ict_mt_char ict_m13(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_cst
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -819,7 +844,9 @@ static ict_mt_uchar ict_m15(ic_id self, ic_sel cmd, ict_mt_ushort a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_uchar_r;
@@ -841,6 +868,7 @@ static ict_mt_uchar ict_m16(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_double
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -865,6 +893,7 @@ static ict_mt_uchar ict_m17(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_longd
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -891,8 +920,10 @@ static ict_mt_uchar ict_m18(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_boo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -919,6 +950,7 @@ static ict_mt_uchar ict_m19(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_cs
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -949,6 +981,7 @@ static ict_mt_uchar ict_m20(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_o
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1001,6 +1034,7 @@ static ict_mt_short ict_m22(ic_id self, ic_sel cmd, ict_mt_int a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -1023,6 +1057,7 @@ static ict_mt_short ict_m23(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_longd
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -1047,8 +1082,10 @@ static ict_mt_short ict_m24(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_boo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -1073,6 +1110,7 @@ static ict_mt_short ict_m25(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_cs
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1101,6 +1139,7 @@ static ict_mt_short ict_m26(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_o
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1131,11 +1170,13 @@ static ict_mt_short ict_m27(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -1183,6 +1224,7 @@ static ict_mt_ushort ict_m29(ic_id self, ic_sel cmd, ict_mt_uint a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -1205,8 +1247,10 @@ static ict_mt_ushort ict_m30(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_bo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -1229,6 +1273,7 @@ static ict_mt_ushort ict_m31(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_c
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1255,6 +1300,7 @@ static ict_mt_ushort ict_m32(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1283,11 +1329,13 @@ static ict_mt_ushort ict_m33(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -1313,11 +1361,13 @@ static ict_mt_ushort ict_m34(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_sel
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -1365,6 +1415,7 @@ static ict_mt_int ict_m36(ic_id self, ic_sel cmd, ict_mt_long32 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -1387,6 +1438,7 @@ static ict_mt_int ict_m37(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_cstr
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -1411,6 +1463,7 @@ static ict_mt_int ict_m38(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_obj
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1437,6 +1490,7 @@ static ict_mt_int ict_m39(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt_cl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1465,11 +1519,13 @@ static ict_mt_int ict_m40(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_select
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -1495,11 +1551,13 @@ static ict_mt_int ict_m41(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_struc
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -1547,6 +1605,7 @@ static ict_mt_uint ict_m43(ic_id self, ic_sel cmd, ict_mt_ulong32 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -1569,6 +1628,7 @@ static ict_mt_uint ict_m44(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_ob
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -1593,6 +1653,7 @@ static ict_mt_uint ict_m45(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt_c
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1619,6 +1680,7 @@ static ict_mt_uint ict_m46(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_selec
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1647,11 +1709,13 @@ static ict_mt_uint ict_m47(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_stru
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -1677,11 +1741,13 @@ static ict_mt_uint ict_m48(ic_id self, ic_sel cmd, ict_mt_longdouble a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -1729,6 +1795,7 @@ static ict_mt_long32 ict_m50(ic_id self, ic_sel cmd, ict_mt_longlong a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -1751,6 +1818,7 @@ static ict_mt_long32 ict_m51(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -1775,6 +1843,7 @@ static ict_mt_long32 ict_m52(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_sel
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1801,6 +1870,7 @@ static ict_mt_long32 ict_m53(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_st
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1829,11 +1899,13 @@ static ict_mt_long32 ict_m54(ic_id self, ic_sel cmd, ict_mt_longdouble a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -1859,7 +1931,9 @@ static ict_mt_long32 ict_m55(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -1911,6 +1985,7 @@ static ict_mt_ulong32 ict_m57(ic_id self, ic_sel cmd, ict_mt_ulonglong a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -1933,6 +2008,7 @@ static ict_mt_ulong32 ict_m58(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_se
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -1957,6 +2033,7 @@ static ict_mt_ulong32 ict_m59(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -1983,6 +2060,7 @@ static ict_mt_ulong32 ict_m60(ic_id self, ic_sel cmd, ict_mt_longdouble a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2011,7 +2089,9 @@ static ict_mt_ulong32 ict_m61(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -2041,6 +2121,7 @@ static ict_mt_ulong32 ict_m62(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2093,6 +2174,7 @@ static ict_mt_longlong ict_m64(ic_id self, ic_sel cmd, ict_mt_float a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -2115,6 +2197,7 @@ static ict_mt_longlong ict_m65(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -2139,6 +2222,7 @@ static ict_mt_longlong ict_m66(ic_id self, ic_sel cmd, ict_mt_longdouble a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2165,7 +2249,9 @@ static ict_mt_longlong ict_m67(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -2193,6 +2279,7 @@ static ict_mt_longlong ict_m68(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2223,12 +2310,14 @@ static ict_mt_longlong ict_m69(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -2275,6 +2364,7 @@ static ict_mt_ulonglong ict_m71(ic_id self, ic_sel cmd, ict_mt_double a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -2297,6 +2387,7 @@ static ict_mt_ulonglong ict_m72(ic_id self, ic_sel cmd, ict_mt_longdouble a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -2321,7 +2412,9 @@ static ict_mt_ulonglong ict_m73(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -2347,6 +2440,7 @@ static ict_mt_ulonglong ict_m74(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2375,6 +2469,7 @@ static ict_mt_ulonglong ict_m75(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2405,10 +2500,12 @@ static ict_mt_ulonglong ict_m76(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
@@ -2457,6 +2554,7 @@ static ict_mt_float ict_m78(ic_id self, ic_sel cmd, ict_mt_longdouble a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -2479,7 +2577,9 @@ static ict_mt_float ict_m79(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_mt_st
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -2503,6 +2603,7 @@ static ict_mt_float ict_m80(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_mt_st
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2529,6 +2630,7 @@ static ict_mt_float ict_m81(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt_str
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2557,10 +2659,12 @@ static ict_mt_float ict_m82(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_stru
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -2587,10 +2691,12 @@ static ict_mt_float ict_m83(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
@@ -2639,7 +2745,9 @@ static ict_mt_double ict_m85(ic_id self, ic_sel cmd, ict_mt_boolean a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_double_r;
@@ -2661,6 +2769,7 @@ static ict_mt_double ict_m86(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -2685,6 +2794,7 @@ static ict_mt_double ict_m87(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt_st
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2711,10 +2821,12 @@ static ict_mt_double ict_m88(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_str
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -2739,10 +2851,12 @@ static ict_mt_double ict_m89(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -2769,10 +2883,12 @@ static ict_mt_double ict_m90(ic_id self, ic_sel cmd, ict_mt_struct_ff a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
@@ -2821,6 +2937,7 @@ static ict_mt_longdouble ict_m92(ic_id self, ic_sel cmd, ict_mt_cstring a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -2843,6 +2960,7 @@ static ict_mt_longdouble ict_m93(ic_id self, ic_sel cmd, ict_mt_object a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -2867,6 +2985,7 @@ static ict_mt_longdouble ict_m94(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -2893,10 +3012,12 @@ static ict_mt_longdouble ict_m95(ic_id self, ic_sel cmd, ict_mt_selector a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -2921,10 +3042,12 @@ static ict_mt_longdouble ict_m96(ic_id self, ic_sel cmd, ict_mt_struct_ff a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -2951,10 +3074,12 @@ static ict_mt_longdouble ict_m97(ic_id self, ic_sel cmd, ict_mt_struct_dd a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
@@ -3003,6 +3128,7 @@ static ict_mt_boolean ict_m99(ic_id self, ic_sel cmd, ict_mt_object a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -3025,6 +3151,7 @@ static ict_mt_boolean ict_m100(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -3049,6 +3176,7 @@ static ict_mt_boolean ict_m101(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3075,10 +3203,12 @@ static ict_mt_boolean ict_m102(ic_id self, ic_sel cmd, ict_mt_struct_ff a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -3103,10 +3233,12 @@ static ict_mt_boolean ict_m103(ic_id self, ic_sel cmd, ict_mt_struct_dd a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -3133,6 +3265,7 @@ static ict_mt_boolean ict_m104(ic_id self, ic_sel cmd, ict_mt_struct_fi a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3185,6 +3318,7 @@ static ict_mt_cstring ict_m106(ic_id self, ic_sel cmd, ict_mt_class a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -3207,6 +3341,7 @@ static ict_mt_cstring ict_m107(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -3231,6 +3366,7 @@ static ict_mt_cstring ict_m108(ic_id self, ic_sel cmd, ict_mt_struct_ff a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3257,10 +3393,12 @@ static ict_mt_cstring ict_m109(ic_id self, ic_sel cmd, ict_mt_struct_dd a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -3285,6 +3423,7 @@ static ict_mt_cstring ict_m110(ic_id self, ic_sel cmd, ict_mt_struct_fi a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3315,6 +3454,7 @@ static ict_mt_cstring ict_m111(ic_id self, ic_sel cmd, ict_mt_struct_id a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3367,6 +3507,7 @@ static ict_mt_object ict_m113(ic_id self, ic_sel cmd, ict_mt_selector a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -3389,6 +3530,7 @@ static ict_mt_object ict_m114(ic_id self, ic_sel cmd, ict_mt_struct_ff a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -3413,6 +3555,7 @@ static ict_mt_object ict_m115(ic_id self, ic_sel cmd, ict_mt_struct_dd a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3439,6 +3582,7 @@ static ict_mt_object ict_m116(ic_id self, ic_sel cmd, ict_mt_struct_fi a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3467,6 +3611,7 @@ static ict_mt_object ict_m117(ic_id self, ic_sel cmd, ict_mt_struct_id a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3497,11 +3642,13 @@ static ict_mt_object ict_m118(ic_id self, ic_sel cmd, ict_mt_struct_dq a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -3549,6 +3696,7 @@ static ict_mt_class ict_m120(ic_id self, ic_sel cmd, ict_mt_struct_ff a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -3571,6 +3719,7 @@ static ict_mt_class ict_m121(ic_id self, ic_sel cmd, ict_mt_struct_dd a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -3595,6 +3744,7 @@ static ict_mt_class ict_m122(ic_id self, ic_sel cmd, ict_mt_struct_fi a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3621,6 +3771,7 @@ static ict_mt_class ict_m123(ic_id self, ic_sel cmd, ict_mt_struct_id a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3649,11 +3800,13 @@ static ict_mt_class ict_m124(ic_id self, ic_sel cmd, ict_mt_struct_dq a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -3679,9 +3832,11 @@ static ict_mt_class ict_m125(ic_id self, ic_sel cmd, ict_mt_struct_ddd a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
@@ -3731,6 +3886,7 @@ static ict_mt_selector ict_m127(ic_id self, ic_sel cmd, ict_mt_struct_dd a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -3753,6 +3909,7 @@ static ict_mt_selector ict_m128(ic_id self, ic_sel cmd, ict_mt_struct_fi a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -3777,6 +3934,7 @@ static ict_mt_selector ict_m129(ic_id self, ic_sel cmd, ict_mt_struct_id a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3803,6 +3961,7 @@ static ict_mt_selector ict_m130(ic_id self, ic_sel cmd, ict_mt_struct_dq a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3831,9 +3990,11 @@ static ict_mt_selector ict_m131(ic_id self, ic_sel cmd, ict_mt_struct_ddd a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
@@ -3861,9 +4022,11 @@ static ict_mt_selector ict_m132(ic_id self, ic_sel cmd, ict_mt_struct_17 a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
@@ -3913,6 +4076,7 @@ static ict_mt_struct_ff ict_m134(ic_id self, ic_sel cmd, ict_mt_struct_fi a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -3935,6 +4099,7 @@ static ict_mt_struct_ff ict_m135(ic_id self, ic_sel cmd, ict_mt_struct_id a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -3959,6 +4124,7 @@ static ict_mt_struct_ff ict_m136(ic_id self, ic_sel cmd, ict_mt_struct_dq a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -3985,9 +4151,11 @@ static ict_mt_struct_ff ict_m137(ic_id self, ic_sel cmd, ict_mt_struct_ddd a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -4013,9 +4181,11 @@ static ict_mt_struct_ff ict_m138(ic_id self, ic_sel cmd, ict_mt_struct_17 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
@@ -4043,9 +4213,11 @@ static ict_mt_struct_ff ict_m139(ic_id self, ic_sel cmd, ict_mt_struct_32 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
@@ -4095,6 +4267,7 @@ static ict_mt_struct_dd ict_m141(ic_id self, ic_sel cmd, ict_mt_struct_id a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -4117,6 +4290,7 @@ static ict_mt_struct_dd ict_m142(ic_id self, ic_sel cmd, ict_mt_struct_dq a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -4141,9 +4315,11 @@ static ict_mt_struct_dd ict_m143(ic_id self, ic_sel cmd, ict_mt_struct_ddd a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -4167,9 +4343,11 @@ static ict_mt_struct_dd ict_m144(ic_id self, ic_sel cmd, ict_mt_struct_17 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -4195,9 +4373,11 @@ static ict_mt_struct_dd ict_m145(ic_id self, ic_sel cmd, ict_mt_struct_32 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
@@ -4225,9 +4405,11 @@ static ict_mt_struct_dd ict_m146(ic_id self, ic_sel cmd, ict_mt_struct_cfc a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
@@ -4277,6 +4459,7 @@ static ict_mt_struct_fi ict_m148(ic_id self, ic_sel cmd, ict_mt_struct_dq a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -4299,6 +4482,7 @@ static ict_mt_struct_fi ict_m149(ic_id self, ic_sel cmd, ict_mt_struct_ddd a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -4323,9 +4507,11 @@ static ict_mt_struct_fi ict_m150(ic_id self, ic_sel cmd, ict_mt_struct_17 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -4349,9 +4535,11 @@ static ict_mt_struct_fi ict_m151(ic_id self, ic_sel cmd, ict_mt_struct_32 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -4377,9 +4565,11 @@ static ict_mt_struct_fi ict_m152(ic_id self, ic_sel cmd, ict_mt_struct_cfc a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
@@ -4407,6 +4597,7 @@ static ict_mt_struct_fi ict_m153(ic_id self, ic_sel cmd, ict_mt_struct_f1 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4459,6 +4650,7 @@ static ict_mt_struct_id ict_m155(ic_id self, ic_sel cmd, ict_mt_struct_ddd a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -4481,6 +4673,7 @@ static ict_mt_struct_id ict_m156(ic_id self, ic_sel cmd, ict_mt_struct_17 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -4505,9 +4698,11 @@ static ict_mt_struct_id ict_m157(ic_id self, ic_sel cmd, ict_mt_struct_32 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -4531,9 +4726,11 @@ static ict_mt_struct_id ict_m158(ic_id self, ic_sel cmd, ict_mt_struct_cfc a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -4559,6 +4756,7 @@ static ict_mt_struct_id ict_m159(ic_id self, ic_sel cmd, ict_mt_struct_f1 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4589,6 +4787,7 @@ static ict_mt_struct_id ict_m160(ic_id self, ic_sel cmd, ict_mt_struct_fff a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4641,6 +4840,7 @@ static ict_mt_struct_dq ict_m162(ic_id self, ic_sel cmd, ict_mt_struct_17 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -4663,6 +4863,7 @@ static ict_mt_struct_dq ict_m163(ic_id self, ic_sel cmd, ict_mt_struct_32 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -4687,9 +4888,11 @@ static ict_mt_struct_dq ict_m164(ic_id self, ic_sel cmd, ict_mt_struct_cfc a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -4713,6 +4916,7 @@ static ict_mt_struct_dq ict_m165(ic_id self, ic_sel cmd, ict_mt_struct_f1 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4741,6 +4945,7 @@ static ict_mt_struct_dq ict_m166(ic_id self, ic_sel cmd, ict_mt_struct_fff a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4771,10 +4976,12 @@ static ict_mt_struct_dq ict_m167(ic_id self, ic_sel cmd, ict_mt_struct_ffff a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
@@ -4823,6 +5030,7 @@ static ict_mt_struct_ddd ict_m169(ic_id self, ic_sel cmd, ict_mt_struct_32 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -4845,6 +5053,7 @@ static ict_mt_struct_ddd ict_m170(ic_id self, ic_sel cmd, ict_mt_struct_cfc a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -4869,6 +5078,7 @@ static ict_mt_struct_ddd ict_m171(ic_id self, ic_sel cmd, ict_mt_struct_f1 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4895,6 +5105,7 @@ static ict_mt_struct_ddd ict_m172(ic_id self, ic_sel cmd, ict_mt_struct_fff a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -4923,10 +5134,12 @@ static ict_mt_struct_ddd ict_m173(ic_id self, ic_sel cmd, ict_mt_struct_ffff a0,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -4953,8 +5166,10 @@ static ict_mt_struct_ddd ict_m174(ic_id self, ic_sel cmd, ict_mt_struct_dddd a0,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5005,6 +5220,7 @@ static ict_mt_struct_17 ict_m176(ic_id self, ic_sel cmd, ict_mt_struct_cfc a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -5027,6 +5243,7 @@ static ict_mt_struct_17 ict_m177(ic_id self, ic_sel cmd, ict_mt_struct_f1 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -5051,6 +5268,7 @@ static ict_mt_struct_17 ict_m178(ic_id self, ic_sel cmd, ict_mt_struct_fff a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -5077,10 +5295,12 @@ static ict_mt_struct_17 ict_m179(ic_id self, ic_sel cmd, ict_mt_struct_ffff a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -5105,8 +5325,10 @@ static ict_mt_struct_17 ict_m180(ic_id self, ic_sel cmd, ict_mt_struct_dddd a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5135,8 +5357,10 @@ static ict_mt_struct_17 ict_m181(ic_id self, ic_sel cmd, ict_mt_struct_fa4 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5187,6 +5411,7 @@ static ict_mt_struct_32 ict_m183(ic_id self, ic_sel cmd, ict_mt_struct_f1 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -5209,6 +5434,7 @@ static ict_mt_struct_32 ict_m184(ic_id self, ic_sel cmd, ict_mt_struct_fff a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -5233,6 +5459,7 @@ static ict_mt_struct_32 ict_m185(ic_id self, ic_sel cmd, ict_mt_struct_ffff a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -5259,8 +5486,10 @@ static ict_mt_struct_32 ict_m186(ic_id self, ic_sel cmd, ict_mt_struct_dddd a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -5287,8 +5516,10 @@ static ict_mt_struct_32 ict_m187(ic_id self, ic_sel cmd, ict_mt_struct_fa4 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5317,8 +5548,10 @@ static ict_mt_struct_32 ict_m188(ic_id self, ic_sel cmd, ict_mt_struct_DD a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5369,6 +5602,7 @@ static ict_mt_struct_cfc ict_m190(ic_id self, ic_sel cmd, ict_mt_struct_fff a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -5391,6 +5625,7 @@ static ict_mt_struct_cfc ict_m191(ic_id self, ic_sel cmd, ict_mt_struct_ffff a0,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -5415,8 +5650,10 @@ static ict_mt_struct_cfc ict_m192(ic_id self, ic_sel cmd, ict_mt_struct_dddd a0,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -5441,8 +5678,10 @@ static ict_mt_struct_cfc ict_m193(ic_id self, ic_sel cmd, ict_mt_struct_fa4 a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -5469,8 +5708,10 @@ static ict_mt_struct_cfc ict_m194(ic_id self, ic_sel cmd, ict_mt_struct_DD a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5499,8 +5740,10 @@ static ict_mt_struct_cfc ict_m195(ic_id self, ic_sel cmd, ict_mt_struct_d5 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5551,6 +5794,7 @@ static ict_mt_struct_f1 ict_m197(ic_id self, ic_sel cmd, ict_mt_struct_ffff a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -5573,8 +5817,10 @@ static ict_mt_struct_f1 ict_m198(ic_id self, ic_sel cmd, ict_mt_struct_dddd a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -5597,8 +5843,10 @@ static ict_mt_struct_f1 ict_m199(ic_id self, ic_sel cmd, ict_mt_struct_fa4 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -5623,8 +5871,10 @@ static ict_mt_struct_f1 ict_m200(ic_id self, ic_sel cmd, ict_mt_struct_DD a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -5651,8 +5901,10 @@ static ict_mt_struct_f1 ict_m201(ic_id self, ic_sel cmd, ict_mt_struct_d5 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -5681,6 +5933,7 @@ static ict_mt_struct_f1 ict_m202(ic_id self, ic_sel cmd, ict_mt_struct_fd a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -5733,6 +5986,7 @@ static ict_mt_struct_fff ict_m204(ic_id self, ic_sel cmd, ict_mt_struct_dddd a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -5755,8 +6009,10 @@ static ict_mt_struct_fff ict_m205(ic_id self, ic_sel cmd, ict_mt_struct_fa4 a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -5779,8 +6035,10 @@ static ict_mt_struct_fff ict_m206(ic_id self, ic_sel cmd, ict_mt_struct_DD a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -5805,8 +6063,10 @@ static ict_mt_struct_fff ict_m207(ic_id self, ic_sel cmd, ict_mt_struct_d5 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -5833,6 +6093,7 @@ static ict_mt_struct_fff ict_m208(ic_id self, ic_sel cmd, ict_mt_struct_fd a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -5863,6 +6124,7 @@ static ict_mt_struct_fff ict_m209(ic_id self, ic_sel cmd, ict_mt_struct_iii a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -5915,6 +6177,7 @@ static ict_mt_struct_ffff ict_m211(ic_id self, ic_sel cmd, ict_mt_struct_fa4 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -5937,8 +6200,10 @@ static ict_mt_struct_ffff ict_m212(ic_id self, ic_sel cmd, ict_mt_struct_DD a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -5961,8 +6226,10 @@ static ict_mt_struct_ffff ict_m213(ic_id self, ic_sel cmd, ict_mt_struct_d5 a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -5987,6 +6254,7 @@ static ict_mt_struct_ffff ict_m214(ic_id self, ic_sel cmd, ict_mt_struct_fd a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -6015,6 +6283,7 @@ static ict_mt_struct_ffff ict_m215(ic_id self, ic_sel cmd, ict_mt_struct_iii a0,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -6045,9 +6314,11 @@ static ict_mt_struct_ffff ict_m216(ic_id self, ic_sel cmd, ict_mt_struct_c3 a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
@@ -6097,6 +6368,7 @@ static ict_mt_struct_dddd ict_m218(ic_id self, ic_sel cmd, ict_mt_struct_DD a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -6119,8 +6391,10 @@ static ict_mt_struct_dddd ict_m219(ic_id self, ic_sel cmd, ict_mt_struct_d5 a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -6143,6 +6417,7 @@ static ict_mt_struct_dddd ict_m220(ic_id self, ic_sel cmd, ict_mt_struct_fd a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -6169,6 +6444,7 @@ static ict_mt_struct_dddd ict_m221(ic_id self, ic_sel cmd, ict_mt_struct_iii a0,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -6197,9 +6473,11 @@ static ict_mt_struct_dddd ict_m222(ic_id self, ic_sel cmd, ict_mt_struct_c3 a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
@@ -6227,7 +6505,9 @@ static ict_mt_struct_dddd ict_m223(ic_id self, ic_sel cmd, ict_mt_char a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6279,6 +6559,7 @@ static ict_mt_struct_fa4 ict_m225(ic_id self, ic_sel cmd, ict_mt_struct_d5 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -6301,6 +6582,7 @@ static ict_mt_struct_fa4 ict_m226(ic_id self, ic_sel cmd, ict_mt_struct_fd a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -6325,6 +6607,7 @@ static ict_mt_struct_fa4 ict_m227(ic_id self, ic_sel cmd, ict_mt_struct_iii a0, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -6351,9 +6634,11 @@ static ict_mt_struct_fa4 ict_m228(ic_id self, ic_sel cmd, ict_mt_struct_c3 a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -6379,7 +6664,9 @@ static ict_mt_struct_fa4 ict_m229(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6409,7 +6696,9 @@ static ict_mt_struct_fa4 ict_m230(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6461,6 +6750,7 @@ static ict_mt_struct_DD ict_m232(ic_id self, ic_sel cmd, ict_mt_struct_fd a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -6483,6 +6773,7 @@ static ict_mt_struct_DD ict_m233(ic_id self, ic_sel cmd, ict_mt_struct_iii a0, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -6507,9 +6798,11 @@ static ict_mt_struct_DD ict_m234(ic_id self, ic_sel cmd, ict_mt_struct_c3 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -6533,7 +6826,9 @@ static ict_mt_struct_DD ict_m235(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6561,7 +6856,9 @@ static ict_mt_struct_DD ict_m236(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6591,12 +6888,15 @@ static ict_mt_struct_DD ict_m237(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -6643,6 +6943,7 @@ static ict_mt_struct_d5 ict_m239(ic_id self, ic_sel cmd, ict_mt_struct_iii a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -6665,6 +6966,7 @@ static ict_mt_struct_d5 ict_m240(ic_id self, ic_sel cmd, ict_mt_struct_c3 a0, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -6689,7 +6991,9 @@ static ict_mt_struct_d5 ict_m241(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -6715,7 +7019,9 @@ static ict_mt_struct_d5 ict_m242(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6743,7 +7049,9 @@ static ict_mt_struct_d5 ict_m243(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6773,12 +7081,15 @@ static ict_mt_struct_d5 ict_m244(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -6825,6 +7136,7 @@ static ict_mt_struct_fd ict_m246(ic_id self, ic_sel cmd, ict_mt_struct_c3 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -6847,7 +7159,9 @@ static ict_mt_struct_fd ict_m247(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -6871,7 +7185,9 @@ static ict_mt_struct_fd ict_m248(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -6897,7 +7213,9 @@ static ict_mt_struct_fd ict_m249(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6925,7 +7243,9 @@ static ict_mt_struct_fd ict_m250(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -6955,12 +7275,14 @@ static ict_mt_struct_fd ict_m251(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_d
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -7007,7 +7329,9 @@ static ict_mt_struct_iii ict_m253(ic_id self, ic_sel cmd, ict_mt_char a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_struct_iii_r;
@@ -7029,7 +7353,9 @@ static ict_mt_struct_iii ict_m254(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -7053,7 +7379,9 @@ static ict_mt_struct_iii ict_m255(ic_id self, ic_sel cmd, ict_mt_short a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -7079,7 +7407,9 @@ static ict_mt_struct_iii ict_m256(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -7107,6 +7437,7 @@ static ict_mt_struct_iii ict_m257(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7137,12 +7468,14 @@ static ict_mt_struct_iii ict_m258(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -7189,7 +7522,9 @@ static ict_mt_struct_c3 ict_m260(ic_id self, ic_sel cmd, ict_mt_uchar a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_struct_c3_r;
@@ -7211,7 +7546,9 @@ static ict_mt_struct_c3 ict_m261(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -7235,7 +7572,9 @@ static ict_mt_struct_c3 ict_m262(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -7261,6 +7600,7 @@ static ict_mt_struct_c3 ict_m263(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_d
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7289,6 +7629,7 @@ static ict_mt_struct_c3 ict_m264(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7319,8 +7660,10 @@ static ict_mt_struct_c3 ict_m265(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -7370,7 +7713,9 @@ static void ict_m267(ic_id self, ic_sel cmd, ict_mt_uchar a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
 }
@@ -7391,7 +7736,9 @@ static void ict_m268(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt_ulong32 a1)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -7414,7 +7761,9 @@ static void ict_m269(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_longlong a
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -7439,10 +7788,12 @@ static void ict_m270(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_ulonglong a1,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -7486,7 +7837,9 @@ static ict_mt_char ict_m272(ic_id self, ic_sel cmd, ict_mt_short a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_char_r;
@@ -7508,7 +7861,9 @@ static ict_mt_char ict_m273(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_lon
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -7532,6 +7887,7 @@ static ict_mt_char ict_m274(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_ulongl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7558,10 +7914,12 @@ static ict_mt_char ict_m275(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_float
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -7606,7 +7964,9 @@ static ict_mt_uchar ict_m277(ic_id self, ic_sel cmd, ict_mt_ushort a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_uchar_r;
@@ -7628,6 +7988,7 @@ static ict_mt_uchar ict_m278(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_ulong
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -7652,6 +8013,7 @@ static ict_mt_uchar ict_m279(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_floa
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7678,6 +8040,7 @@ static ict_mt_uchar ict_m280(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_do
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7726,6 +8089,7 @@ static ict_mt_short ict_m282(ic_id self, ic_sel cmd, ict_mt_int a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -7748,6 +8112,7 @@ static ict_mt_short ict_m283(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_floa
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -7772,6 +8137,7 @@ static ict_mt_short ict_m284(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_do
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -7798,9 +8164,12 @@ static ict_mt_short ict_m285(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_b
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -7846,6 +8215,7 @@ static ict_mt_ushort ict_m287(ic_id self, ic_sel cmd, ict_mt_uint a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -7868,6 +8238,7 @@ static ict_mt_ushort ict_m288(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_d
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -7892,9 +8263,12 @@ static ict_mt_ushort ict_m289(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -7918,9 +8292,11 @@ static ict_mt_ushort ict_m290(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -7966,6 +8342,7 @@ static ict_mt_int ict_m292(ic_id self, ic_sel cmd, ict_mt_long32 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -7988,8 +8365,10 @@ static ict_mt_int ict_m293(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_boo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -8012,9 +8391,11 @@ static ict_mt_int ict_m294(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_cs
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -8038,9 +8419,11 @@ static ict_mt_int ict_m295(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt_o
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -8086,6 +8469,7 @@ static ict_mt_uint ict_m297(ic_id self, ic_sel cmd, ict_mt_ulong32 a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8108,6 +8492,7 @@ static ict_mt_uint ict_m298(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_c
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -8132,9 +8517,11 @@ static ict_mt_uint ict_m299(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -8158,9 +8545,11 @@ static ict_mt_uint ict_m300(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_clas
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -8206,6 +8595,7 @@ static ict_mt_long32 ict_m302(ic_id self, ic_sel cmd, ict_mt_longlong a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8228,6 +8618,7 @@ static ict_mt_long32 ict_m303(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -8252,9 +8643,11 @@ static ict_mt_long32 ict_m304(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_cl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -8278,6 +8671,7 @@ static ict_mt_long32 ict_m305(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -8326,6 +8720,7 @@ static ict_mt_ulong32 ict_m307(ic_id self, ic_sel cmd, ict_mt_ulonglong a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8348,6 +8743,7 @@ static ict_mt_ulong32 ict_m308(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_c
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -8372,6 +8768,7 @@ static ict_mt_ulong32 ict_m309(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -8398,8 +8795,11 @@ static ict_mt_ulong32 ict_m310(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -8446,6 +8846,7 @@ static ict_mt_longlong ict_m312(ic_id self, ic_sel cmd, ict_mt_float a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8468,6 +8869,7 @@ static ict_mt_longlong ict_m313(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -8492,8 +8894,11 @@ static ict_mt_longlong ict_m314(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -8518,8 +8923,10 @@ static ict_mt_longlong ict_m315(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -8566,6 +8973,7 @@ static ict_mt_ulonglong ict_m317(ic_id self, ic_sel cmd, ict_mt_double a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8588,8 +8996,11 @@ static ict_mt_ulonglong ict_m318(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -8612,8 +9023,10 @@ static ict_mt_ulonglong ict_m319(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -8638,10 +9051,13 @@ static ict_mt_ulonglong ict_m320(ic_id self, ic_sel cmd, ict_mt_object a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -8686,7 +9102,9 @@ static ict_mt_float ict_m322(ic_id self, ic_sel cmd, ict_mt_boolean a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_float_r;
@@ -8708,8 +9126,10 @@ static ict_mt_float ict_m323(ic_id self, ic_sel cmd, ict_mt_cstring a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -8732,8 +9152,10 @@ static ict_mt_float ict_m324(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt_sh
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -8758,8 +9180,10 @@ static ict_mt_float ict_m325(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_ush
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
@@ -8806,6 +9230,7 @@ static ict_mt_double ict_m327(ic_id self, ic_sel cmd, ict_mt_cstring a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8828,8 +9253,10 @@ static ict_mt_double ict_m328(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt_s
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -8852,8 +9279,10 @@ static ict_mt_double ict_m329(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_us
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -8878,6 +9307,7 @@ static ict_mt_double ict_m330(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -8926,6 +9356,7 @@ static ict_mt_boolean ict_m332(ic_id self, ic_sel cmd, ict_mt_object a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -8948,8 +9379,10 @@ static ict_mt_boolean ict_m333(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     calls++;
@@ -8972,6 +9405,7 @@ static ict_mt_boolean ict_m334(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -8998,7 +9432,9 @@ static ict_mt_boolean ict_m335(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_ui
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -9046,6 +9482,7 @@ static ict_mt_cstring ict_m337(ic_id self, ic_sel cmd, ict_mt_class a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -9068,6 +9505,7 @@ static ict_mt_cstring ict_m338(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
@@ -9092,7 +9530,9 @@ static ict_mt_cstring ict_m339(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_ui
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -9118,7 +9558,9 @@ static ict_mt_cstring ict_m340(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt_l
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -9166,6 +9608,7 @@ static ict_mt_object ict_m342(ic_id self, ic_sel cmd, ict_mt_selector a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
@@ -9188,7 +9631,9 @@ static ict_mt_object ict_m343(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_uin
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -9212,7 +9657,9 @@ static ict_mt_object ict_m344(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt_lo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -9238,10 +9685,14 @@ static ict_mt_object ict_m345(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt_ul
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9286,7 +9737,9 @@ static ict_mt_class ict_m347(ic_id self, ic_sel cmd, ict_mt_char a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_class_r;
@@ -9308,7 +9761,9 @@ static ict_mt_class ict_m348(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt_lon
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -9332,9 +9787,12 @@ static ict_mt_class ict_m349(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt_ulo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9358,10 +9816,13 @@ static ict_mt_class ict_m350(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_lo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9406,7 +9867,9 @@ static ict_mt_selector ict_m352(ic_id self, ic_sel cmd, ict_mt_uchar a0)
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_CLOBBER(a0)
     calls++;
     return ict_v_selector_r;
@@ -9428,7 +9891,9 @@ static ict_mt_selector ict_m353(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -9452,7 +9917,9 @@ static ict_mt_selector ict_m354(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_CLOBBER(a0)
@@ -9478,10 +9945,12 @@ static ict_mt_selector ict_m355(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_ul
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9506,10 +9975,12 @@ static ict_mt_longlong ict_m356(ic_id self, ic_sel cmd, ict_mt_object a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9534,10 +10005,13 @@ static ict_mt_double ict_m357(ic_id self, ic_sel cmd, ict_mt_class a0, ict_mt_se
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9562,10 +10036,14 @@ static ict_mt_float ict_m358(ic_id self, ic_sel cmd, ict_mt_selector a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9590,10 +10068,15 @@ static ict_mt_char ict_m359(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_uchar
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9618,9 +10101,13 @@ static void ict_m360(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt_short a1, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -9645,10 +10132,15 @@ static ict_mt_longlong ict_m361(ic_id self, ic_sel cmd, ict_mt_char a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -9675,9 +10167,13 @@ static ict_mt_double ict_m362(ic_id self, ic_sel cmd, ict_mt_uchar a0, ict_mt_sh
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_CLOBBER(a0)
@@ -9705,8 +10201,11 @@ static ict_mt_float ict_m363(ic_id self, ic_sel cmd, ict_mt_short a0, ict_mt_ush
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -9735,7 +10234,9 @@ static ict_mt_char ict_m364(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_int
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -9765,6 +10266,7 @@ static void ict_m365(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_uint a1, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -9794,7 +10296,9 @@ static ict_mt_longlong ict_m366(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -9826,6 +10330,7 @@ static ict_mt_double ict_m367(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_uint
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -9858,12 +10363,14 @@ static ict_mt_float ict_m368(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_long
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -9890,11 +10397,13 @@ static ict_mt_char ict_m369(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_ulo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -9922,10 +10431,12 @@ static void ict_m370(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_longlong 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_CLOBBER(a0)
@@ -9953,11 +10464,13 @@ static ict_mt_longlong ict_m371(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_CLOBBER(a0)
@@ -9987,10 +10500,12 @@ static ict_mt_double ict_m372(ic_id self, ic_sel cmd, ict_mt_ulong32 a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
@@ -10021,9 +10536,11 @@ static ict_mt_float ict_m373(ic_id self, ic_sel cmd, ict_mt_longlong a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
+    ICT_NOTE_WIDE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
@@ -10055,13 +10572,16 @@ static ict_mt_char ict_m374(ic_id self, ic_sel cmd, ict_mt_ulonglong a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
+    ICT_NOTE_WIDE(6, a6)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -10089,13 +10609,17 @@ static void ict_m375(ic_id self, ic_sel cmd, ict_mt_boolean a0, ict_mt_cstring a
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_NOTE(6, a6)
+    ICT_NOTE_WIDE(6, a6)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
     ICT_CLOBBER(a2)
@@ -10122,6 +10646,7 @@ static ict_mt_longlong ict_m376(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10156,6 +10681,7 @@ static ict_mt_double ict_m377(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_do
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10190,6 +10716,7 @@ static ict_mt_float ict_m378(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_fl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10224,6 +10751,7 @@ static ict_mt_char ict_m379(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_doub
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10258,6 +10786,7 @@ static void ict_m380(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_float a1, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10291,6 +10820,7 @@ static ict_mt_longlong ict_m381(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10327,6 +10857,7 @@ static ict_mt_double ict_m382(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_f
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10363,6 +10894,7 @@ static ict_mt_float ict_m383(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_dou
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10399,6 +10931,7 @@ static ict_mt_char ict_m384(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_flo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10435,6 +10968,7 @@ static void ict_m385(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_double a1, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10470,6 +11004,7 @@ static ict_mt_longlong ict_m386(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10508,6 +11043,7 @@ static ict_mt_double ict_m387(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_do
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10546,6 +11082,7 @@ static ict_mt_float ict_m388(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_fl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10584,6 +11121,7 @@ static ict_mt_char ict_m389(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_doub
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10622,6 +11160,7 @@ static void ict_m390(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_float a1, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10659,6 +11198,7 @@ static ict_mt_longlong ict_m391(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10703,6 +11243,7 @@ static ict_mt_double ict_m392(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10747,6 +11288,7 @@ static ict_mt_float ict_m393(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_lon
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10791,6 +11333,7 @@ static ict_mt_char ict_m394(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_ulo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10799,6 +11342,7 @@ static ict_mt_char ict_m394(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_ulo
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
+    ICT_NOTE_WIDE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
@@ -10835,12 +11379,14 @@ static void ict_m395(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_longlong a1
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
@@ -10878,6 +11424,7 @@ static ict_mt_longlong ict_m396(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10888,6 +11435,7 @@ static ict_mt_longlong ict_m396(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
+    ICT_NOTE_WIDE(9, a9)
     ICT_NOTE(10, a10)
     ICT_NOTE(11, a11)
     ICT_NOTE(12, a12)
@@ -10926,6 +11474,7 @@ static ict_mt_double ict_m397(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -10934,6 +11483,7 @@ static ict_mt_double ict_m397(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_u
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
+    ICT_NOTE_WIDE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
@@ -10974,12 +11524,14 @@ static ict_mt_float ict_m398(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_lon
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
@@ -11022,10 +11574,12 @@ static ict_mt_char ict_m399(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_ulo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
@@ -11070,8 +11624,10 @@ static void ict_m400(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_boolean a1,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -11082,6 +11638,7 @@ static void ict_m400(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_boolean a1,
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
     ICT_NOTE(11, a11)
+    ICT_NOTE_WIDE(11, a11)
     ICT_NOTE(12, a12)
     ICT_NOTE(13, a13)
     ICT_CLOBBER(a0)
@@ -11117,6 +11674,7 @@ static ict_mt_longlong ict_m401(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11127,6 +11685,7 @@ static ict_mt_longlong ict_m401(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
+    ICT_NOTE_WIDE(9, a9)
     ICT_NOTE(10, a10)
     ICT_NOTE(11, a11)
     ICT_NOTE(12, a12)
@@ -11167,6 +11726,7 @@ static ict_mt_double ict_m402(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_ul
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11175,6 +11735,7 @@ static ict_mt_double ict_m402(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_ul
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
+    ICT_NOTE_WIDE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
@@ -11217,12 +11778,14 @@ static ict_mt_float ict_m403(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_lo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
@@ -11267,10 +11830,12 @@ static ict_mt_char ict_m404(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_ulon
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
@@ -11317,8 +11882,10 @@ static void ict_m405(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_boolean a1
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -11329,6 +11896,7 @@ static void ict_m405(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_boolean a1
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
     ICT_NOTE(11, a11)
+    ICT_NOTE_WIDE(11, a11)
     ICT_NOTE(12, a12)
     ICT_NOTE(13, a13)
     ICT_NOTE(14, a14)
@@ -11366,6 +11934,7 @@ static ict_mt_longlong ict_m406(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11374,6 +11943,7 @@ static ict_mt_longlong ict_m406(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
+    ICT_NOTE_WIDE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
@@ -11416,12 +11986,14 @@ static ict_mt_double ict_m407(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_l
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
+    ICT_NOTE_WIDE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
@@ -11466,10 +12038,12 @@ static ict_mt_float ict_m408(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_ulo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
+    ICT_NOTE_WIDE(3, a3)
     ICT_NOTE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
@@ -11480,6 +12054,7 @@ static ict_mt_float ict_m408(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_ulo
     ICT_NOTE(11, a11)
     ICT_NOTE(12, a12)
     ICT_NOTE(13, a13)
+    ICT_NOTE_WIDE(13, a13)
     ICT_NOTE(14, a14)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -11516,8 +12091,10 @@ static ict_mt_char ict_m409(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_boo
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
+    ICT_NOTE_WIDE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
@@ -11528,8 +12105,10 @@ static ict_mt_char ict_m409(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_boo
     ICT_NOTE(9, a9)
     ICT_NOTE(10, a10)
     ICT_NOTE(11, a11)
+    ICT_NOTE_WIDE(11, a11)
     ICT_NOTE(12, a12)
     ICT_NOTE(13, a13)
+    ICT_NOTE_WIDE(13, a13)
     ICT_NOTE(14, a14)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -11566,6 +12145,7 @@ static void ict_m410(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_cstring a1,
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11576,10 +12156,13 @@ static void ict_m410(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_cstring a1,
     ICT_NOTE(7, a7)
     ICT_NOTE(8, a8)
     ICT_NOTE(9, a9)
+    ICT_NOTE_WIDE(9, a9)
     ICT_NOTE(10, a10)
     ICT_NOTE(11, a11)
+    ICT_NOTE_WIDE(11, a11)
     ICT_NOTE(12, a12)
     ICT_NOTE(13, a13)
+    ICT_NOTE_WIDE(13, a13)
     ICT_NOTE(14, a14)
     ICT_CLOBBER(a0)
     ICT_CLOBBER(a1)
@@ -11615,6 +12198,7 @@ static ict_mt_longlong ict_m411(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11651,6 +12235,7 @@ static ict_mt_double ict_m412(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_f
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11689,6 +12274,7 @@ static ict_mt_float ict_m413(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_dou
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11725,6 +12311,7 @@ static ict_mt_longdouble ict_m414(ic_id self, ic_sel cmd, ict_mt_double a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11763,6 +12350,7 @@ static ict_mt_struct_dddd ict_m415(ic_id self, ic_sel cmd, ict_mt_double a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11797,6 +12385,7 @@ static ict_mt_struct_ddd ict_m416(ic_id self, ic_sel cmd, ict_mt_float a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11833,6 +12422,7 @@ static ict_mt_struct_32 ict_m417(ic_id self, ic_sel cmd, ict_mt_double a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11871,6 +12461,7 @@ static ict_mt_int ict_m418(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_doubl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11911,6 +12502,7 @@ static ict_mt_struct_iii ict_m419(ic_id self, ic_sel cmd, ict_mt_double a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11945,6 +12537,7 @@ static ict_mt_struct_ff ict_m420(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -11981,6 +12574,7 @@ static void ict_m421(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_double a1, 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12012,6 +12606,7 @@ static ict_mt_longlong ict_m422(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12046,6 +12641,7 @@ static ict_mt_double ict_m423(ic_id self, ic_sel cmd, ict_mt_float a0, ict_mt_do
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12078,6 +12674,7 @@ static ict_mt_float ict_m424(ic_id self, ic_sel cmd, ict_mt_double a0, ict_mt_fl
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12112,6 +12709,7 @@ static ict_mt_longdouble ict_m425(ic_id self, ic_sel cmd, ict_mt_float a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12144,6 +12742,7 @@ static ict_mt_struct_dddd ict_m426(ic_id self, ic_sel cmd, ict_mt_double a0, ict
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12178,6 +12777,7 @@ static ict_mt_struct_ddd ict_m427(ic_id self, ic_sel cmd, ict_mt_float a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12214,6 +12814,7 @@ static ict_mt_struct_32 ict_m428(ic_id self, ic_sel cmd, ict_mt_double a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12252,7 +12853,9 @@ static ict_mt_int ict_m429(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_int 
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -12282,6 +12885,7 @@ static ict_mt_struct_iii ict_m430(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12314,6 +12918,7 @@ static ict_mt_struct_ff ict_m431(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12348,7 +12953,9 @@ static void ict_m432(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_int a1, ic
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -12377,6 +12984,7 @@ static ict_mt_longlong ict_m433(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_ui
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12409,6 +13017,7 @@ static ict_mt_double ict_m434(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_lon
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12443,7 +13052,9 @@ static ict_mt_float ict_m435(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_mt_in
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -12473,6 +13084,7 @@ static ict_mt_longdouble ict_m436(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12505,6 +13117,7 @@ static ict_mt_struct_dddd ict_m437(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_m
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12539,7 +13152,9 @@ static ict_mt_struct_ddd ict_m438(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -12569,6 +13184,7 @@ static ict_mt_struct_32 ict_m439(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12601,6 +13217,7 @@ static ict_mt_int ict_m440(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_long32
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12635,7 +13252,9 @@ static ict_mt_struct_iii ict_m441(ic_id self, ic_sel cmd, ict_mt_ushort a0, ict_
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
+    ICT_NOTE_WIDE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
@@ -12665,6 +13284,7 @@ static ict_mt_struct_ff ict_m442(ic_id self, ic_sel cmd, ict_mt_int a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12697,6 +13317,7 @@ static void ict_m443(ic_id self, ic_sel cmd, ict_mt_uint a0, ict_mt_long32 a1, i
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
@@ -12730,11 +13351,13 @@ static ict_mt_longlong ict_m444(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
@@ -12768,11 +13391,13 @@ static ict_mt_double ict_m445(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_u
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)
@@ -12806,11 +13431,13 @@ static ict_mt_float ict_m446(ic_id self, ic_sel cmd, ict_mt_long32 a0, ict_mt_ul
 {
     (void)self;
     (void)cmd;
+    memset(received_wide, 0, sizeof received_wide);
     ICT_NOTE(0, a0)
     ICT_NOTE(1, a1)
     ICT_NOTE(2, a2)
     ICT_NOTE(3, a3)
     ICT_NOTE(4, a4)
+    ICT_NOTE_WIDE(4, a4)
     ICT_NOTE(5, a5)
     ICT_NOTE(6, a6)
     ICT_NOTE(7, a7)

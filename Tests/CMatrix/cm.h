@@ -85,9 +85,10 @@ typedef union cm_value {
  * last run must have received exactly the case's arguments. */
 typedef struct cm_outcome {
     cm_value result;
-    bool has_result;      /* false: the way returns nothing to compare (void, or a nil send) */
-    const void *expected; /* what the result must be; NULL: the direct call's result */
-    size_t runs;          /* how many times the way ran the method */
+    bool has_result;        /* false: the way returns nothing to compare (void, or a nil send) */
+    const void *expected;   /* what the result must be; NULL: the direct call's result */
+    cm_value expected_copy; /* storage a way may point `expected` at */
+    size_t runs;            /* how many times the way ran the method */
 } cm_outcome;
 
 /*
@@ -102,6 +103,16 @@ typedef struct cm_way {
     const char *(*skip)(const ict_matrix_case *m);
     bool (*run)(cm_area *area, const ict_matrix_case *m, const void *direct, cm_outcome *out);
 } cm_way;
+
+/* Checks that the last run of the case's method received the case's arguments: their bytes, and
+ * each narrow integer as the method widened it, against the direct call's (cm_direct_wide). */
+void cm_check_received(cm_area *area, const ict_matrix_case *m, const char *when);
+/* What the direct call of the current case's method got widening its narrow arguments. */
+extern long long cm_direct_wide[ICT_MATRIX_MAX_ARITY];
+/* Another value of `layout` in `out`: `value` with the top bit of its highest significant byte
+ * flipped (the sign of a number, the top bit of a narrow integer, which then needs extending
+ * differently), or 0 and 1 swapped for a bool. */
+void cm_other(const ict_matrix_layout *layout, const void *value, void *out);
 
 /* The selector every matrix method is installed under. */
 ic_sel cm_matrix_sel(void);
@@ -139,9 +150,9 @@ typedef struct cm_seen {
 } cm_seen;
 void cm_observe_before(ic_invocation *call, void *seen);
 void cm_observe_after(ic_invocation *call, void *seen);
-/* A before-observer that writes every argument back with the case's value, and an
- * after-observer that writes the result back with `expected`: the same values, through the
- * paths that re-extend narrow integers after an observer rewrote them. */
+/* A before-observer that writes every argument with the case's value, and an after-observer that
+ * writes the result with `expected` (the paths that re-extend narrow integers after an observer
+ * rewrote them). */
 void cm_rewrite_before(ic_invocation *call, void *seen);
 void cm_rewrite_after(ic_invocation *call, void *seen);
 /* An instead hook that checks the arguments, calls the original twice (as a hook may), checks

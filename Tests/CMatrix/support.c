@@ -120,3 +120,32 @@ void cm_check_invocation(cm_area *area, const ict_matrix_case *m, ic_id obj, con
              "the invocation's arguments changed with the method's parameters");
     ic_invocation_destroy(inv);
 }
+
+long long cm_direct_wide[ICT_MATRIX_MAX_ARITY];
+
+void cm_check_received(cm_area *area, const ict_matrix_case *m, const char *when)
+{
+    for (size_t i = 0; i < m->arg_count; i++) {
+        cm_check(area, cm_same(m->arg_layouts[i], ict_matrix_received(i), m->args[i]),
+                 "%s: argument %zu (%s) received differs from the value passed", when, i,
+                 m->arg_layouts[i]->name);
+        cm_check(area, ict_matrix_received_wide(i) == cm_direct_wide[i],
+                 "%s: argument %zu (%s) widened by the method to %lld, by a direct call's to %lld "
+                 "(not extended as the ABI expects)",
+                 when, i, m->arg_layouts[i]->name, ict_matrix_received_wide(i), cm_direct_wide[i]);
+    }
+}
+
+void cm_other(const ict_matrix_layout *layout, const void *value, void *out)
+{
+    unsigned char *bytes = out;
+    memcpy(bytes, value, layout->size);
+    if (layout->is_bool) {
+        bytes[0] ^= 1;
+        return;
+    }
+    size_t top = layout->size;
+    while (top > 0 && !layout->significant[top - 1])
+        top--;
+    if (top > 0) bytes[top - 1] ^= 0x80;
+}

@@ -111,10 +111,53 @@ static bool run_observed_optimized(cm_area *area, const ict_matrix_case *m, cons
     return observed(area, m, direct, out, 0, cm_observe_before, cm_observe_after);
 }
 
+/* Observers that rewrite: a send with the case's values whose after-observer replaces the result
+ * with another value, and an invocation with another value for every argument, which the
+ * before-observer replaces with the case's before the method runs (the method must receive the
+ * case's values, narrow integers extended as the ABI expects). */
 static bool run_rewritten(cm_area *area, const ict_matrix_case *m, const void *direct,
                           cm_outcome *out)
 {
-    return observed(area, m, direct, out, 0, cm_rewrite_before, cm_rewrite_after);
+    ic_class *cls;
+    ic_id obj = intercepted(area, m, 0, &cls);
+    if (!obj) return false;
+    if (m->ret_layout) cm_other(m->ret_layout, direct, &out->expected_copy);
+    cm_seen seen = {.m = m, .expected = out->expected_copy.bytes};
+    ic_observer_token tokens[2];
+    bool ok = ic_hook_object(obj, cm_matrix_sel(), IC_HOOK_BEFORE, 0, cm_rewrite_before, &seen,
+                             NULL, &tokens[0]) == IC_OK &&
+              ic_hook_object(obj, cm_matrix_sel(), IC_HOOK_AFTER, 0, cm_rewrite_after, &seen, NULL,
+                             &tokens[1]) == IC_OK;
+    if (!cm_check(area, ok, "adding observers: %s", ic_error_message())) return false;
+    m->send(obj, cm_matrix_sel(), out->result.bytes);
+    out->has_result = m->ret_layout != NULL;
+    out->expected = out->expected_copy.bytes;
+
+    ic_invocation *inv = cm_invocation(area, m, obj);
+    if (inv) {
+        cm_value other;
+        for (size_t i = 0; i < m->arg_count; i++) {
+            cm_other(m->arg_layouts[i], m->args[i], &other);
+            ic_invocation_set_argument(inv, 2 + i, &other);
+        }
+        cm_check(area, ic_invocation_invoke(inv) == IC_OK, "invoke: %s", ic_error_message());
+        cm_check_received(area, m, "arguments rewritten by the before-observer");
+        if (m->ret_layout) {
+            cm_value result;
+            ic_invocation_get_return_value(inv, &result);
+            cm_check(area, cm_same(m->ret_layout, &result, out->expected_copy.bytes),
+                     "the invocation's result is not the one the after-observer wrote");
+        }
+        ic_invocation_destroy(inv);
+    }
+    cm_check(area,
+             seen.before == 2 && seen.after == 2 && seen.bad_arguments == 0 &&
+                 seen.bad_results == 0,
+             "rewriting observers ran %zu and %zu times (expected 2 and 2), %zu and %zu failed",
+             seen.before, seen.after, seen.bad_arguments, seen.bad_results);
+    out->runs = 2;
+    finish(area, m, obj, cls, direct, tokens, 2, out);
+    return true;
 }
 
 const cm_way cm_way_observed_forwarded = {"observed, forward path", NULL, run_observed_forwarded};

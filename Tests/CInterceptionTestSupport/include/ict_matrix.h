@@ -30,6 +30,7 @@ typedef struct ict_matrix_layout {
     /* Its register class when it is a scalar a register entry can carry: 'i' or 'q' (general
      * registers), 'f' or 'd' (vector registers); 'D' for long double, 0 for a struct. */
     char register_class;
+    bool is_bool; /* _Bool: its only values are 0 and 1 */
     /* How this ABI passes and returns it, in words (both ABIs: the header of matrix_cases.c). */
     const char *abi;
     /* Whether a message to NULL returns it as zero: true when it comes back in registers that
@@ -67,6 +68,13 @@ const ict_matrix_case *ict_matrix_cases(size_t *count);
 /* What the last matrix method that ran on this thread received at argument `position` (recorded
  * before the method overwrites its by-value parameters, as a callee may). */
 const void *ict_matrix_received(size_t position);
+
+/* What the last matrix method that ran on this thread got when it widened its narrow integer
+ * argument at `position` (char, short, bool) to long long itself; 0 for other arguments. A
+ * compiler may use the argument register as it is for that (clang on x86-64 trusts the caller to
+ * have extended the value to 32 bits), so a path that hands over an unextended value shows here
+ * even though the value's own bytes are right. */
+long long ict_matrix_received_wide(size_t position);
 
 /* How many times matrix methods ran on this thread. */
 size_t ict_matrix_calls(void);

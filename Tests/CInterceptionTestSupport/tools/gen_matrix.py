@@ -425,9 +425,15 @@ def generate():
     w("const void *ict_matrix_received(size_t position) { return received.bytes[position]; }")
     w("size_t ict_matrix_calls(void) { return calls; }")
     w("")
+    w("/* Each narrow integer argument as the method itself widens it: clang on x86-64 trusts the")
+    w(" * caller to have extended it to 32 bits, so a path that hands it over unextended shows. */")
+    w("static _Thread_local long long received_wide[ICT_MATRIX_MAX_ARITY];")
+    w("long long ict_matrix_received_wide(size_t position) { return received_wide[position]; }")
+    w("")
     w("#define ICT_NOTE(I, A)                                                                             \\")
     w("    _Static_assert(sizeof(A) <= ICT_MATRIX_MAX_VALUE, \"value too large\");                     \\")
     w("    memcpy(received.bytes[I], &(A), sizeof(A));")
+    w("#define ICT_NOTE_WIDE(I, A) received_wide[I] = (long long)(A);")
     w("/* A callee owns its by-value parameters: overwrite one, so a caller whose value changed")
     w(" * with it (a struct passed by reference without a copy) shows. */")
     w("#define ICT_CLOBBER(A)                                                                             \\")
@@ -473,9 +479,10 @@ def generate():
     for t in types:
         x86, x86_zero = t.x86_64()
         a64, a64_zero = t.aarch64()
-        w("    {\"%s\", \"%s\", sizeof(ict_mt_%s), ict_mask_%s, '%s',"
+        w("    {\"%s\", \"%s\", sizeof(ict_mt_%s), ict_mask_%s, '%s', %s,"
           % (t.name, t.encoding, t.name, t.name,
-             t.abi if t.abi in ("i", "q", "f", "d") else "\\0" if t.abi != "D" else "D"))
+             t.abi if t.abi in ("i", "q", "f", "d") else "\\0" if t.abi != "D" else "D",
+             "true" if getattr(t, "kind", None) == "BOOL" else "false"))
         w("     ICT_PER_ABI(\"%s\",\n                 \"%s\")," % (x86, a64))
         w("     ICT_PER_ABI(%s, %s)}," % (str(x86_zero).lower(), str(a64_zero).lower()))
     w("};")
@@ -499,8 +506,12 @@ def generate():
         w("{")
         w("    (void)self;")
         w("    (void)cmd;")
-        for i in range(len(args)):
+        if args:
+            w("    memset(received_wide, 0, sizeof received_wide);")
+        for i, a in enumerate(args):
             w("    ICT_NOTE(%d, a%d)" % (i, i))
+            if getattr(a, "kind", None) in ("SINT", "UINT", "BOOL") and a.size < 4:
+                w("    ICT_NOTE_WIDE(%d, a%d)" % (i, i))
         for i in range(len(args)):
             w("    ICT_CLOBBER(a%d)" % i)
         w("    calls++;")
