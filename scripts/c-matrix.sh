@@ -66,11 +66,13 @@ cmake --build "$BUILD" -j "$JOBS" >"$BUILD/build.log" 2>&1 || { cat "$BUILD/buil
 echo "--- $TARGET: configured and built in $(elapsed "$start")"
 
 start=$(now)
-ctest --test-dir "$BUILD" --output-on-failure -V 2>&1 | grep -v -E \
+status=0
+ctest --test-dir "$BUILD" --output-on-failure -V >"$BUILD/ctest.log" 2>&1 || status=$?
+grep -v -E \
     -e '^(UpdateCTestConfiguration|Parse Config file|Constructing a list|Updating test list)' \
     -e '^(Checking test dependency|test [0-9]+$|Test project|Internal ctest changing)' \
     -e '^(Done constructing|Added 0 tests)' \
-    -e '^([0-9]+: )?(Test command|Working Directory|Test timeout computed)' -e '^$'
-status=${PIPESTATUS[0]}
+    -e '^([0-9]+: )?(Test command|Working Directory|Test timeout computed)' -e '^$' \
+    "$BUILD/ctest.log" || true
 echo "--- $TARGET: tests ran in $(elapsed "$start")"
 exit "$status"
