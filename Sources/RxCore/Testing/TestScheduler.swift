@@ -55,7 +55,7 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
 /// One tick is `resolution` seconds (1 by default), so `.seconds(10)` is 10 ticks. Work runs in
 /// order of due time, and in order of scheduling for the same time; work due in the past runs at
 /// the current clock. With `simulateProcessingDelay` (the default, as in RxTest), work that
-/// operators schedule (``schedule(_:action:)``, ``scheduleRelative(_:dueTime:action:)``) for now
+/// operators schedule (`schedule(_:action:)`, `scheduleRelative(_:dueTime:action:)`) for now
 /// or for the past runs one tick later, so that `observe(on:)` or `just(_:scheduler:)` show up in
 /// recorded times. The virtual-time entry points the test harness uses (``scheduleAt(_:action:)``,
 /// `scheduleAbsoluteVirtual`, `scheduleRelativeVirtual`, hence `start(created:subscribed:disposed:)`
