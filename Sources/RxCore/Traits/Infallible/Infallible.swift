@@ -109,9 +109,12 @@ extension InfallibleType {
             with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
-    /// Subscribes a closure that receives every event.
-    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
-        asObservable().subscribe(on)
+    /// Subscribes a closure that receives every event, as an ``InfallibleEvent`` (which has no
+    /// error case; RxSwift's signature since 6.6). An error, which only an inner sequence of
+    /// `flatMap` and its kind can bring in, goes to `Hooks.defaultErrorHandler` as with
+    /// ``subscribe(onNext:onCompleted:onDisposed:)``.
+    public func subscribe(_ on: @escaping (InfallibleEvent<Element>) -> Void) -> Disposable {
+        asObservable().subscribe(onNext: { on(.next($0)) }, onCompleted: { on(.completed) })
     }
 }
 

@@ -96,8 +96,14 @@ extension RxCoreTests {
             let wrapper = Wrapper(inner: .of(1, 2))
             _ = wrapper.subscribe(
                 onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
-            _ = wrapper.subscribe { event in log.append("\(event)") }
-            #expect(log == ["next 1", "next 2", "completed", "next(1)", "next(2)", "completed"])
+            _ = wrapper.subscribe { (event: InfallibleEvent<Int>) in
+                switch event {
+                case .next(let element): log.append("event next \(element)")
+                case .completed: log.append("event completed")
+                }
+            }
+            #expect(
+                log == ["next 1", "next 2", "completed", "event next 1", "event next 2", "event completed"])
         }
 
         @Test("InfallibleEvent converts to an Event")
@@ -106,6 +112,19 @@ extension RxCoreTests {
             #expect(InfallibleEvent<Int>.completed.event == Event.completed)
             let observer: Infallible<Int>.InfallibleObserver = { _ in }
             observer(.completed)
+        }
+
+        @Test("A control event as an infallible forwards its events")
+        @MainActor
+        func controlEventAsInfallible() {
+            let subject = PublishSubject<Int>()
+            var log: [String] = []
+            let subscription = ControlEvent(events: subject).asInfallible().subscribe(
+                onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+            subject.onNext(1)
+            subject.onCompleted()
+            #expect(log == ["next 1", "completed"])
+            subscription.dispose()
         }
     }
 }
