@@ -21,15 +21,19 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed)
-        } else {
-            disposable = Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
+        guard let onDisposed else {
+            // Nothing to run on disposal: the subscription itself is the whole disposable (a
+            // pair with a no-op disposable cost an object per subscription).
+            return subscribe(
+                CallbackObserver(
+                    onNext: onNext, onError: onError, onCompleted: onCompleted,
+                    disposable: Disposables.create(), callStack: callStack))
         }
+        let disposable = Disposables.create(with: onDisposed)
         let observer = CallbackObserver(
             onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable,
-            callStack: onError == nil ? Hooks.subscriptionCallStack() : [])
+            callStack: callStack)
         return Disposables.create(subscribe(observer), disposable)
     }
 

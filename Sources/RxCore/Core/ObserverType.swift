@@ -8,6 +8,21 @@ public protocol ObserverType {
 
     /// Receives one event.
     func on(_ event: Event<Element>)
+
+    /// Receives the element of a `next` event; the same as `on(.next(element))`, which is what
+    /// the default implementation does. Not meant to be called or implemented outside this
+    /// module: its observers implement it so that elements travel between them without an
+    /// ``Event`` being built (see `ElementObserver`).
+    func _onNextElement(_ element: Element)
+}
+
+extension ObserverType {
+    /// Sends `.next(element)` to ``on(_:)``. Inlinable so that a conforming type's witness builds
+    /// the event with its concrete element type.
+    @inlinable
+    public func _onNextElement(_ element: Element) {
+        on(.next(element))
+    }
 }
 
 // Inlinable so that callers build the event with their concrete element type, without the

@@ -11,12 +11,13 @@ import Synchronization
 class Producer<Element>: Observable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        if CurrentThreadScheduler.isScheduleRequired {
-            return CurrentThreadScheduler.instance.schedule(()) { _ in
-                self.subscribeNow(observer)
-            }
+        // What `CurrentThreadScheduler.instance.schedule` does, without the escaping closure
+        // (an allocation per subscription) that it needs because it may queue its action.
+        let trampoline = Trampoline.current
+        if trampoline.isRunning {
+            return subscribeNow(observer)
         }
-        return subscribeNow(observer)
+        return trampoline.run { subscribeNow(observer) }
     }
 
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable

@@ -20,7 +20,7 @@ private final class Just<Element>: Producer<Element> {
     // Emits directly: no sink is needed for two synchronous events.
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        observer.on(.next(element))
+        observer._onNextElement(element)
         observer.on(.completed)
         return Disposables.create()
     }
