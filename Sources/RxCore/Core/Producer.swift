@@ -8,6 +8,7 @@ import Synchronization
 /// (`of`, `from`, `range`, `repeatElement`) schedule while it runs is queued and executed in order
 /// before `subscribe` returns. This is what fixes the interleaving of, for example, `flatMap` over
 /// `Observable.of`.
+@usableFromInline
 class Producer<Element>: Observable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {

@@ -199,13 +199,21 @@ final class SubjectCore<Element> {
         lock.unlock()
         // `observers` (our snapshot) keeps every entry alive, and each entry keeps its receiver
         // alive, for the whole loop: the references can be used without retaining them, which
-        // saves several atomic operations per observer and event.
-        observers.withUnsafeBufferPointer { buffer in
-            for object in buffer {
-                Unmanaged.passUnretained(Self.entry(object))._withUnsafeGuaranteedRef { observer in
-                    if !observer.isDisposed {
-                        Unmanaged.passUnretained(observer.next)._withUnsafeGuaranteedRef { next in
-                            next.receive(element)
+        // saves several atomic operations per observer and event. The entries are read as
+        // `Unmanaged` (same layout as the `AnyObject` references stored) so that reading one
+        // does not retain it; iterating the `AnyObject`s retained and released each entry.
+        withExtendedLifetime(observers) {
+            observers.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                base.withMemoryRebound(to: Unmanaged<AnyObject>.self, capacity: buffer.count) { entries in
+                    for index in 0..<buffer.count {
+                        entries[index]._withUnsafeGuaranteedRef { object in
+                            let observer = Self.entry(object)
+                            if !observer.isDisposed {
+                                Unmanaged.passUnretained(observer.next)._withUnsafeGuaranteedRef { next in
+                                    next.receive(element)
+                                }
+                            }
                         }
                     }
                 }
