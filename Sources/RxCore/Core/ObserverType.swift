@@ -14,6 +14,13 @@ public protocol ObserverType {
     /// module: its observers implement it so that elements travel between them without an
     /// ``Event`` being built (see `ElementObserver`).
     func _onNextElement(_ element: Element)
+
+    /// Receives completion; the same as `on(.completed)`, which is what the default
+    /// implementation does. Like ``_onNextElement(_:)``, for this module's observers only: in
+    /// their generic code, building the `completed` event, and switching over it on arrival,
+    /// each looked up the event's metadata, per subscription of `just`, `flatMap`'s inner
+    /// sequences and every sequence that completes synchronously.
+    func _onCompleted()
 }
 
 extension ObserverType {
@@ -22,6 +29,12 @@ extension ObserverType {
     @inlinable
     public func _onNextElement(_ element: Element) {
         on(.next(element))
+    }
+
+    /// Sends `.completed` to ``on(_:)``.
+    @inlinable
+    public func _onCompleted() {
+        on(.completed)
     }
 }
 

@@ -104,9 +104,11 @@ final class SinkDisposer: Cancelable {
 
     // `sink` and `subscription` are written before `state` gets `setFlag` (release) and read only
     // by the one thread that observes both flags (acquire), so they need no lock.
+    // For the same reason, Swift's dynamic exclusivity checks on them are redundant (and cost a
+    // thread-local access-set insertion per access).
     private let state = Atomic<Int>(0)
-    private var sink: Disposable?
-    private var subscription: Disposable?
+    @exclusivity(unchecked) private var sink: Disposable?
+    @exclusivity(unchecked) private var subscription: Disposable?
 
     var isDisposed: Bool {
         state.load(ordering: .acquiring) & Self.disposedFlag != 0

@@ -38,7 +38,9 @@ class Sink<Observer: ObserverType>: Disposable {
     /// ``forwardErrorAndDispose(_:)``.
     @inline(never)
     final func forwardCompletedAndDispose() {
-        forwardOn(.completed)
+        if !disposed.load(ordering: .relaxed) {
+            observer._onCompleted()
+        }
         dispose()
     }
 

@@ -159,6 +159,10 @@ private struct CombineLatest2First<Element1, Element2, Observer: ObserverType>: 
         parent.next1(element)
     }
 
+    func _onCompleted() {
+        parent.complete(first: true)
+    }
+
     func on(_ event: Event<Element1>) {
         switch event {
         case .next(let element): parent.next1(element)
@@ -174,6 +178,10 @@ private struct CombineLatest2Second<Element1, Element2, Observer: ObserverType>:
 
     func onNextElement(_ element: Element2) {
         parent.next2(element)
+    }
+
+    func _onCompleted() {
+        parent.complete(first: false)
     }
 
     func on(_ event: Event<Element2>) {

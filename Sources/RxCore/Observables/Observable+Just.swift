@@ -28,7 +28,7 @@ final class Just<Element>: Producer<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         observer._onNextElement(element)
-        observer.on(.completed)
+        observer._onCompleted()
         return Disposables.create()
     }
 }

@@ -180,6 +180,10 @@ where Observer.Element == Inner.Element {
         parent.innerNext(element)
     }
 
+    func _onCompleted() {
+        parent.innerCompleted(key: key)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element): parent.innerNext(element)

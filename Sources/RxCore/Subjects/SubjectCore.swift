@@ -337,12 +337,6 @@ extension CoreSubject {
         core.isDisposed
     }
 
-    /// Emits `element`: `onNext(_:)`, reached without building the `next` event when the subject
-    /// observes a sequence of this module.
-    public func _onNextElement(_ element: Element) {
-        onNext(element)
-    }
-
     /// The subject as an observer.
     public func asObserver() -> Self {
         self
