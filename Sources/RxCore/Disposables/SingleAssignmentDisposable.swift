@@ -29,7 +29,8 @@ public final class SingleAssignmentDisposable: DisposeBase, Cancelable {
     public func setDisposable(_ disposable: Disposable) {
         self.disposable = disposable
         let previous = state.bitwiseOr(Self.assignedFlag, ordering: .acquiringAndReleasing).oldValue
-        precondition(previous & Self.assignedFlag == 0, "SingleAssignmentDisposable.setDisposable called twice")
+        precondition(
+            previous & Self.assignedFlag == 0, "SingleAssignmentDisposable.setDisposable called twice")
         if previous & Self.disposedFlag != 0 {
             disposeAssigned()
         }

@@ -107,7 +107,8 @@ func subscribeResult<Element>(
     }
     let disposed = Disposables.create(with: onDisposed)
     let subscription = source.subscribe(
-        ResultObserver(deliver: deliver, disposed: disposed, reportsErrors: reportsErrors, callStack: callStack))
+        ResultObserver(
+            deliver: deliver, disposed: disposed, reportsErrors: reportsErrors, callStack: callStack))
     return Disposables.create(subscription, disposed)
 }
 
