@@ -1,4 +1,5 @@
-// The benchmark cases whose hot loops are Swift: the Swift send, the rx bindings, RxCore.
+// The benchmark cases whose hot loops are Swift: the Swift send and the rx bindings (RxCore's
+// own cases are in RxCoreCases.swift).
 // Each loop checks its results (a wrong value or a missed event fails the case).
 import CInterception
 import CInterceptionBench
@@ -103,60 +104,6 @@ private func timeSends(_ object: RuntimeObject, ops: UInt64, observed: Bool) -> 
     return bad == 0 ? t1 - t0 : -1
 }
 
-private func rxcorePipeline(ops: UInt64) -> Double {
-    let subject = PublishSubject<Int>()
-    var received = 0
-    var sum = 0
-    let subscription = subject.map { $0 &* 2 }.filter { $0 & 2 == 0 }.subscribe(onNext: {
-        received += 1
-        sum &+= $0
-    })
-    var expectedSum = 0
-    var expectedCount = 0
-    let t0 = icb_now_ns()
-    for i in 0..<Int(ops) {
-        subject.onNext(i)
-    }
-    let t1 = icb_now_ns()
-    subscription.dispose()
-    for i in 0..<Int(ops) where (i &* 2) & 2 == 0 {
-        expectedCount += 1
-        expectedSum &+= i &* 2
-    }
-    return received == expectedCount && sum == expectedSum ? t1 - t0 : -1
-}
-
-/// `PublishSubject → subscribe`: the cost of one element through a subject to one closure
-/// subscriber (the floor under every RxCore pipeline). Checks each delivery in the loop.
-private func rxcorePublishSubscribe(ops: UInt64) -> Double {
-    let subject = PublishSubject<Int>()
-    var last = -1
-    let subscription = subject.subscribe(onNext: { last = $0 })
-    var bad = 0
-    let t0 = icb_now_ns()
-    for i in 0..<Int(ops) {
-        subject.onNext(i)
-        if last != i { bad += 1 }
-    }
-    let t1 = icb_now_ns()
-    subscription.dispose()
-    return bad == 0 ? t1 - t0 : -1
-}
-
-/// `Single.just → map → subscribe(onSuccess:)`, per operation: a trait's whole life (create,
-/// subscribe, one element, dispose). Checks each result in the loop.
-private func singleMapSubscribe(ops: UInt64) -> Double {
-    var result = -1
-    var bad = 0
-    let t0 = icb_now_ns()
-    for i in 0..<Int(ops) {
-        _ = Single.just(i).map { $0 &* 3 }.subscribe(onSuccess: { result = $0 })
-        if result != i &* 3 { bad += 1 }
-    }
-    let t1 = icb_now_ns()
-    return bad == 0 ? t1 - t0 : -1
-}
-
 /// Creates `ops` objects with a `deallocating` subscriber each, then times releasing them.
 private func deallocWithSubscriber(ops: UInt64) -> Double {
     let cls = SwiftBench.shared.counterClass
@@ -240,18 +187,6 @@ func swiftCases() -> [BenchCase] {
             name: "swift_sentMessage_forwarded",
             description: "Swift send of add: with one rx.sentMessage subscriber (forward path)",
             prepare: ready, run: { timeSends(SwiftBench.shared.sentForwarded, ops: $0, observed: true) }),
-        BenchCase(
-            name: "rxcore_publish_map_filter",
-            description: "PublishSubject → map → filter → subscribe, per event",
-            prepare: { true }, run: rxcorePipeline),
-        BenchCase(
-            name: "rxcore_publish_subscribe",
-            description: "PublishSubject → subscribe, per event",
-            prepare: { true }, run: rxcorePublishSubscribe),
-        BenchCase(
-            name: "single_map_subscribe",
-            description: "Single.just → map → subscribe(onSuccess:), per single",
-            scale: 0.05, prepare: { true }, run: singleMapSubscribe),
         BenchCase(
             name: "dealloc_with_deallocating_subscriber",
             description: "releasing the last reference of an object with a deallocating subscriber",

@@ -163,7 +163,7 @@ func pad(_ text: String, _ width: Int) -> String {
 // ---------------------------------------------------------------------------------------------
 
 let options = Options(CommandLine.arguments)
-var cases = cCases() + swiftCases() + delegateProxyCases() + propertyCases()
+var cases = cCases() + swiftCases() + rxCoreCases() + delegateProxyCases() + propertyCases()
 if let filter = options.filter {
     // A case runs if its name contains any of the comma-separated substrings (so the cases one
     // change touches and their baselines can share a run). The two baselines always run: ratios

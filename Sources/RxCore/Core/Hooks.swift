@@ -40,6 +40,7 @@ public enum Hooks {
     }
 
     /// The call stack to keep for a subscription without an error handler.
+    @usableFromInline
     static func subscriptionCallStack() -> [String] {
         recordCallStackOnError ? customCaptureSubscriptionCallstack() : []
     }

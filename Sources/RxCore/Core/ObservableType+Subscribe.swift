@@ -15,21 +15,28 @@ extension ObservableType {
     ///   - onCompleted: Called when the sequence completes.
     ///   - onDisposed: Called once when the subscription ends: after termination, or on dispose.
     /// - Returns: The subscription; dispose it to stop receiving events.
+    // Inlinable so that the caller, which knows the element type, creates the observer: made in
+    // generic code, each subscription looked up the metadata of its class (a hash-table probe).
+    @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed)
-        } else {
-            disposable = Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
+        guard let onDisposed else {
+            // Nothing to run on disposal: the subscription itself is the whole disposable (a
+            // pair with a no-op disposable cost an object per subscription).
+            return subscribe(
+                CallbackObserver(
+                    onNext: onNext, onError: onError, onCompleted: onCompleted,
+                    disposable: Disposables.create(), callStack: callStack))
         }
+        let disposable = Disposables.create(with: onDisposed)
         let observer = CallbackObserver(
             onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable,
-            callStack: onError == nil ? Hooks.subscriptionCallStack() : [])
+            callStack: callStack)
         return Disposables.create(subscribe(observer), disposable)
     }
 
@@ -74,7 +81,8 @@ func reportUnhandledError(_ error: Swift.Error, callStack: [String]) {
 /// The observer of `subscribe(onNext:onError:onCompleted:onDisposed:)`: calls the closures,
 /// keeps the grammar (nothing after the first terminal event) and disposes `disposable` (which
 /// runs `onDisposed`) after a terminal event.
-private final class CallbackObserver<Element>: ElementObserver {
+@usableFromInline
+final class CallbackObserver<Element>: ElementObserver {
     private let onNext: ((Element) -> Void)?
     private let onError: ((Swift.Error) -> Void)?
     private let onCompleted: (() -> Void)?
@@ -89,6 +97,7 @@ private final class CallbackObserver<Element>: ElementObserver {
         private let resourceCount = ResourceCount()
     #endif
 
+    @usableFromInline
     init(
         onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
         disposable: Disposable, callStack: [String]
@@ -105,6 +114,13 @@ private final class CallbackObserver<Element>: ElementObserver {
         onNext?(element)
     }
 
+    // The requirements are `@usableFromInline` because the class is (see `subscribe`).
+    @usableFromInline
+    func _onNextElement(_ element: Element) {
+        onNextElement(element)
+    }
+
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -118,9 +134,14 @@ private final class CallbackObserver<Element>: ElementObserver {
             }
             disposable.dispose()
         case .completed:
-            if stopped.exchange(true, ordering: .relaxed) { return }
-            onCompleted?()
-            disposable.dispose()
+            _onCompleted()
         }
+    }
+
+    @usableFromInline
+    func _onCompleted() {
+        if stopped.exchange(true, ordering: .relaxed) { return }
+        onCompleted?()
+        disposable.dispose()
     }
 }

@@ -8,6 +8,34 @@ public protocol ObserverType {
 
     /// Receives one event.
     func on(_ event: Event<Element>)
+
+    /// Receives the element of a `next` event; the same as `on(.next(element))`, which is what
+    /// the default implementation does. Not meant to be called or implemented outside this
+    /// module: its observers implement it so that elements travel between them without an
+    /// ``Event`` being built (see `ElementObserver`).
+    func _onNextElement(_ element: Element)
+
+    /// Receives completion; the same as `on(.completed)`, which is what the default
+    /// implementation does. Like ``_onNextElement(_:)``, for this module's observers only: in
+    /// their generic code, building the `completed` event, and switching over it on arrival,
+    /// each looked up the event's metadata, per subscription of `just`, `flatMap`'s inner
+    /// sequences and every sequence that completes synchronously.
+    func _onCompleted()
+}
+
+extension ObserverType {
+    /// Sends `.next(element)` to ``on(_:)``. Inlinable so that a conforming type's witness builds
+    /// the event with its concrete element type.
+    @inlinable
+    public func _onNextElement(_ element: Element) {
+        on(.next(element))
+    }
+
+    /// Sends `.completed` to ``on(_:)``.
+    @inlinable
+    public func _onCompleted() {
+        on(.completed)
+    }
 }
 
 // Inlinable so that callers build the event with their concrete element type, without the

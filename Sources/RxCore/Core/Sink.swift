@@ -38,7 +38,9 @@ class Sink<Observer: ObserverType>: Disposable {
     /// ``forwardErrorAndDispose(_:)``.
     @inline(never)
     final func forwardCompletedAndDispose() {
-        forwardOn(.completed)
+        if !disposed.load(ordering: .relaxed) {
+            observer._onCompleted()
+        }
         dispose()
     }
 
@@ -71,25 +73,15 @@ extension Sink {
     }
 }
 
-/// A sink that hands its elements to the observer through a ``NextReceiver`` (`next`), the fast
-/// path that skips building `next` events (see ``ElementObserver``).
-///
-/// Why a class of its own: the receiver is looked up once per subscription, and only the sinks
-/// that deliver elements on that path should pay for the lookup.
+/// A sink that hands its elements to the observer with `_onNextElement`, the path that skips
+/// building `next` events (see ``ElementObserver``).
 class ElementSink<Observer: ObserverType>: Sink<Observer> {
-    final let next: NextReceiver<Observer.Element>
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
-
     /// Hands `element` to the observer unless the sink was disposed: the `onNextElement` of a
     /// sink that passes its sources' elements through unchanged.
     @inline(__always)
     final func forwardNext(_ element: Observer.Element) {
         if isDisposed { return }
-        next.receive(element)
+        observer._onNextElement(element)
     }
 }
 

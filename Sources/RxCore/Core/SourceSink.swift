@@ -37,6 +37,12 @@ extension SourceSink {
         }
     }
 
+    /// Completion of the source without an `Event`: ``onSourceCompleted()``, as `on(_:)` routes
+    /// it.
+    func _onCompleted() {
+        onSourceCompleted()
+    }
+
     func onSourceError(_ error: Swift.Error) {
         forwardErrorAndDispose(error)
     }

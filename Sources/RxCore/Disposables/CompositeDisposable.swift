@@ -9,10 +9,12 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
     }
 
     // Guards `entries` (nil once disposed) and `nextKey`. Entries stay in insertion order, which
-    // is also the order in which they are disposed.
+    // is also the order in which they are disposed. The lock makes Swift's dynamic exclusivity
+    // checks redundant; unchecked, they no longer cost an access-set insertion per access (a
+    // `flatMap` inserts and removes an entry per inner sequence).
     private let lock = RxLock()
-    private var entries: [(key: DisposeKey, disposable: Disposable)]? = []
-    private var nextKey: UInt64 = 0
+    @exclusivity(unchecked) private var entries: [(key: DisposeKey, disposable: Disposable)]? = []
+    @exclusivity(unchecked) private var nextKey: UInt64 = 0
 
     /// Creates an empty group.
     public override init() {
@@ -74,7 +76,9 @@ public final class CompositeDisposable: DisposeBase, Cancelable {
     /// Removes the disposable with `disposeKey` from the group and disposes it.
     public func remove(for disposeKey: DisposeKey) {
         let removed = lock.withLock { () -> Disposable? in
-            guard let index = entries?.firstIndex(where: { $0.key == disposeKey }) else { return nil }
+            // From the end: the entry removed is usually the latest one (an inner sequence of
+            // `flatMap` that completed); keys are unique, so the search order changes nothing else.
+            guard let index = entries?.lastIndex(where: { $0.key == disposeKey }) else { return nil }
             return entries!.remove(at: index).disposable
         }
         removed?.dispose()

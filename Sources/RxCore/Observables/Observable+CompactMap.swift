@@ -20,7 +20,7 @@ private final class CompactMapSink<Source, Observer: ObserverType>: ElementSink<
         if isDisposed { return }
         do {
             if let mapped = try transform(element) {
-                next.receive(mapped)
+                observer._onNextElement(mapped)
             }
         } catch {
             forwardErrorAndDispose(error)

@@ -30,12 +30,6 @@ private final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observ
     private let lock = RxLock(recursive: true)
     // Set by the first terminal event, under `lock`.
     private var stopped = false
-    private let next: NextReceiver<Element>
-
-    override init(observer: Observer, cancel: Cancelable) {
-        next = nextReceiver(for: observer)
-        super.init(observer: observer, cancel: cancel)
-    }
 
     func on(_ event: Event<Element>) {
         if case .next(let element) = event {
@@ -54,7 +48,7 @@ private final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observ
         lock.lock()
         defer { lock.unlock() }
         if stopped || isDisposed { return }
-        next.receive(element)
+        observer._onNextElement(element)
     }
 
     func run(_ parent: AnonymousObservable<Element>) -> Disposable {

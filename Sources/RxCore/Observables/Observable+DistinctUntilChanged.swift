@@ -61,7 +61,7 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Eleme
                 return
             }
             currentKey = key
-            next.receive(element)
+            observer._onNextElement(element)
         } catch {
             forwardErrorAndDispose(error)
         }

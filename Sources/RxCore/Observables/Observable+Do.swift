@@ -49,7 +49,7 @@ private final class DoSink<Observer: ObserverType>: ElementSink<Observer>, Sourc
         if isDisposed { return }
         do {
             try handlers.onNext?(element)
-            next.receive(element)
+            observer._onNextElement(element)
             try handlers.afterNext?(element)
         } catch {
             forwardErrorAndDispose(error)

@@ -13,7 +13,7 @@ where Observer.Element == (index: Int, element: Element) {
     func onNextElement(_ element: Element) {
         let current = index
         index += 1
-        next.receive((index: current, element: element))
+        observer._onNextElement((index: current, element: element))
     }
 }
 

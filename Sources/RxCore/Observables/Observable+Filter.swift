@@ -21,7 +21,7 @@ private final class FilterSink<Observer: ObserverType>: ElementSink<Observer>, S
         if isDisposed { return }
         do {
             if try predicate(element) {
-                next.receive(element)
+                observer._onNextElement(element)
             }
         } catch {
             forwardErrorAndDispose(error)

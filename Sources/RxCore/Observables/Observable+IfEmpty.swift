@@ -31,7 +31,7 @@ private final class IfEmptySink<Observer: ObserverType>: ElementSink<Observer>, 
 
     func onNextElement(_ element: Element) {
         isEmpty = false
-        next.receive(element)
+        observer._onNextElement(element)
     }
 
     func onSourceCompleted() {

@@ -20,7 +20,7 @@ private final class MapSink<Source, Observer: ObserverType>: ElementSink<Observe
     func onNextElement(_ element: Source) {
         if isDisposed { return }
         do {
-            next.receive(try transform(element))
+            observer._onNextElement(try transform(element))
         } catch {
             forwardErrorAndDispose(error)
         }

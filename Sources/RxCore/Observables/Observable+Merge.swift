@@ -69,9 +69,11 @@ where Observer.Element == Inner.Element {
     typealias Element = SourceElement
 
     private let lock = RxLock(recursive: true)
-    private var activeCount = 0
-    private var sourceDone = false
-    private var waiting = RxQueue<Inner>()
+    // Guarded by `lock`, which makes Swift's dynamic exclusivity checks redundant (they cost a
+    // thread-local access-set insertion per access).
+    @exclusivity(unchecked) private var activeCount = 0
+    @exclusivity(unchecked) private var sourceDone = false
+    @exclusivity(unchecked) private var waiting = RxQueue<Inner>()
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
 
@@ -81,8 +83,37 @@ where Observer.Element == Inner.Element {
         return group
     }
 
+    // The per-element paths below take and release `lock` explicitly rather than returning an
+    // `Inner?` out of `withLock`: in this generic code each optional of a generic type looks up
+    // its metadata, a hash-table probe per element (perf).
+
+    /// Applies the selector and the policy to an arriving element, and subscribes to the inner
+    /// sequence it gives unless the policy drops or queues it.
     func onNextElement(_ element: SourceElement) {
-        guard let inner = innerToSubscribe(for: element) else { return }
+        lock.lock()
+        if isDisposed {
+            lock.unlock()
+            return
+        }
+        if case .dropWhileActive = parameters.policy, activeCount > 0 {
+            lock.unlock()
+            return
+        }
+        let inner: Inner
+        do {
+            inner = try parameters.selector(element)
+        } catch {
+            forwardErrorAndDispose(error)
+            lock.unlock()
+            return
+        }
+        if case .limited(let maximum) = parameters.policy, activeCount >= maximum {
+            waiting.enqueue(inner)
+            lock.unlock()
+            return
+        }
+        activeCount += 1
+        lock.unlock()
         subscribeInner(inner)
     }
 
@@ -101,75 +132,64 @@ where Observer.Element == Inner.Element {
         }
     }
 
-    /// Applies the selector and the policy to an arriving element; returns the inner sequence to
-    /// subscribe now, if any.
-    private func innerToSubscribe(for element: SourceElement) -> Inner? {
-        lock.withLock {
-            if isDisposed { return nil }
-            if case .dropWhileActive = parameters.policy, activeCount > 0 { return nil }
-            let inner: Inner
-            do {
-                inner = try parameters.selector(element)
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-                return nil
-            }
-            if case .limited(let maximum) = parameters.policy, activeCount >= maximum {
-                waiting.enqueue(inner)
-                return nil
-            }
-            activeCount += 1
-            return inner
-        }
-    }
-
     private func subscribeInner(_ inner: Inner) {
         let subscription = SingleAssignmentDisposable()
         guard let key = group.insert(subscription) else { return }
         subscription.setDisposable(inner.asObservable().subscribe(MergeInnerObserver(parent: self, key: key)))
     }
 
-    fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
-        switch event {
-        case .next:
-            lock.withLock { forwardOn(event) }
-        case .error:
-            lock.withLock {
-                forwardOn(event)
-                dispose()
-            }
-        case .completed:
-            group.remove(for: key)
-            let next = lock.withLock { () -> Inner? in
-                if let next = waiting.dequeue() {
-                    return next
-                }
-                activeCount -= 1
-                if sourceDone && activeCount == 0 {
-                    forwardOn(.completed)
-                    dispose()
-                }
-                return nil
-            }
-            if let next {
-                subscribeInner(next)
-            }
+    fileprivate func innerNext(_ element: Observer.Element) {
+        lock.lock()
+        if !isDisposed {
+            observer._onNextElement(element)
         }
+        lock.unlock()
+    }
+
+    fileprivate func innerError(_ error: Swift.Error) {
+        lock.withLock { forwardErrorAndDispose(error) }
+    }
+
+    fileprivate func innerCompleted(key: CompositeDisposable.DisposeKey) {
+        group.remove(for: key)
+        lock.lock()
+        if waiting.isEmpty {
+            activeCount -= 1
+            if sourceDone && activeCount == 0 {
+                forwardCompletedAndDispose()
+            }
+            lock.unlock()
+            return
+        }
+        let next = waiting.dequeue()!
+        lock.unlock()
+        subscribeInner(next)
     }
 }
 
 /// Forwards the events of one inner sequence to its ``MergeSink``.
 private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>:
-    ObserverType
+    ElementObserver
 where Observer.Element == Inner.Element {
     typealias Element = Inner.Element
 
     let parent: MergeSink<SourceElement, Inner, Observer>
     let key: CompositeDisposable.DisposeKey
 
+    func onNextElement(_ element: Element) {
+        parent.innerNext(element)
+    }
+
+    func _onCompleted() {
+        parent.innerCompleted(key: key)
+    }
+
     func on(_ event: Event<Element>) {
-        parent.innerOn(event, key: key)
+        switch event {
+        case .next(let element): parent.innerNext(element)
+        case .error(let error): parent.innerError(error)
+        case .completed: parent.innerCompleted(key: key)
+        }
     }
 }
 

@@ -24,8 +24,10 @@ extension ObservableType {
 private final class ShareConnection<Element> {
     let subject: Observable<Element>
     let observer: AnyObserver<Element>
-    /// The subject's entry point for elements (its `onNext`, which builds no `Event`).
-    let sendNext: (Element) -> Void
+    /// The subject's entry point for elements (its `onNext`, which builds no `Event`). A
+    /// receiver rather than the closure `subject.onNext`: calling that closure from this generic
+    /// code went through a reabstraction thunk per element.
+    let next: NextReceiver<Element>
     var subscriberCount = 0
     var sourceSubscription: Disposable?
 
@@ -34,12 +36,12 @@ private final class ShareConnection<Element> {
             let subject = PublishSubject<Element>()
             self.subject = subject
             self.observer = subject.asObserver().asObserver()
-            self.sendNext = subject.onNext
+            self.next = nextReceiver(for: subject)
         } else {
             let subject = ReplaySubject<Element>.create(bufferSize: replay)
             self.subject = subject
             self.observer = subject.asObserver().asObserver()
-            self.sendNext = subject.onNext
+            self.next = nextReceiver(for: subject)
         }
     }
 }
@@ -128,7 +130,7 @@ private struct ShareSourceObserver<Element>: ElementObserver {
     let connection: ShareConnection<Element>
 
     func onNextElement(_ element: Element) {
-        connection.sendNext(element)
+        connection.next.receive(element)
     }
 
     func on(_ event: Event<Element>) {

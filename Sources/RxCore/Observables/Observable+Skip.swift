@@ -13,7 +13,7 @@ private final class SkipCountSink<Observer: ObserverType>: CountdownSink<Observe
         if remaining > 0 {
             remaining -= 1
         } else if !isDisposed {
-            next.receive(element)
+            observer._onNextElement(element)
         }
     }
 }

@@ -27,7 +27,7 @@ private final class SkipDurationSink<Observer: ObserverType>: ElementSink<Observ
 
     func onNextElement(_ element: Element) {
         if open.load(ordering: .acquiring) && !isDisposed {
-            next.receive(element)
+            observer._onNextElement(element)
         }
     }
 }

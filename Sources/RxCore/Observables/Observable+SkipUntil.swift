@@ -22,7 +22,7 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: ElementSink<Ob
         lock.lock()
         defer { lock.unlock() }
         if forwarding && !isDisposed {
-            next.receive(element)
+            observer._onNextElement(element)
         }
     }
 

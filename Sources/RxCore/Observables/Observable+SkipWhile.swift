@@ -31,7 +31,7 @@ private final class SkipWhileSink<Observer: ObserverType>: ElementSink<Observer>
             }
         }
         if emitting {
-            next.receive(element)
+            observer._onNextElement(element)
         }
     }
 }

@@ -15,7 +15,7 @@ private final class TakeCountSink<Observer: ObserverType>: CountdownSink<Observe
     func onNextElement(_ element: Element) {
         guard remaining > 0, !isDisposed else { return }
         remaining -= 1
-        next.receive(element)
+        observer._onNextElement(element)
         if remaining == 0 {
             forwardCompletedAndDispose()
         }

@@ -33,7 +33,7 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: ElementSink<Ob
         lock.lock()
         defer { lock.unlock() }
         if !isDisposed {
-            next.receive(element)
+            observer._onNextElement(element)
         }
     }
 

@@ -29,6 +29,14 @@ public final class BehaviorSubject<Element>: Observable<Element>, CoreSubject {
         core.hasObservers
     }
 
+    /// Emits `element`: ``onNext(_:)``, reached without building the `next` event when the
+    /// subject observes a sequence of this module. Declared here rather than once for every
+    /// subject in a `CoreSubject` extension: that generic witness looked up the subject's
+    /// metadata and conformance on every element (perf).
+    public func _onNextElement(_ element: Element) {
+        onNext(element)
+    }
+
     /// Makes `element` the current value and emits it; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {

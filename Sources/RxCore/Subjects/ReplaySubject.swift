@@ -4,12 +4,26 @@
 public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
     let core = SubjectCore<Element>()
     private let bufferSize: Int?
-    // Guarded by `core.lock`.
-    private var buffer = RxQueue<Element>()
+    // Guarded by `core.lock` (hence no dynamic exclusivity checks). The elements to replay: in
+    // `buffer`, except with a buffer size of 1 (`share(replay: 1)`, the common case), where the
+    // one element lives in `last` while `hasLast`. Why: `RxQueue` stores optionals, and in this
+    // generic code each access to an `Element?` looks up the optional's metadata (perf: most of
+    // a `ReplaySubject` event).
+    @exclusivity(unchecked) private var buffer = RxQueue<Element>()
+    private let last: UnsafeMutablePointer<Element>?
+    @exclusivity(unchecked) private var hasLast = false
 
     private init(bufferSize: Int?) {
         self.bufferSize = bufferSize
+        last = bufferSize == 1 ? .allocate(capacity: 1) : nil
         super.init()
+    }
+
+    deinit {
+        if let last {
+            if hasLast { last.deinitialize(count: 1) }
+            last.deallocate()
+        }
     }
 
     /// Creates a subject that replays the last `bufferSize` elements.
@@ -28,11 +42,26 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
         core.hasObservers
     }
 
+    /// Emits `element`: ``onNext(_:)``, reached without building the `next` event when the
+    /// subject observes a sequence of this module. Declared here rather than once for every
+    /// subject in a `CoreSubject` extension: that generic witness looked up the subject's
+    /// metadata and conformance on every element (perf).
+    public func _onNextElement(_ element: Element) {
+        onNext(element)
+    }
+
     /// Records `element` for replay and emits it; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
         guard core.lockForEvent() else { return }
-        if bufferSize != 0 {
+        if let last {
+            if hasLast {
+                last.pointee = element
+            } else {
+                last.initialize(to: element)
+                hasLast = true
+            }
+        } else if bufferSize != 0 {
             buffer.enqueue(element)
             if let bufferSize, buffer.count > bufferSize {
                 _ = buffer.dequeue()
@@ -45,12 +74,26 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
     /// events sent from now on.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
-        core.subscribe(observer, of: self, replaysAfterStop: true) { buffer.elements.map { Event.next($0) } }
+        core.subscribe(observer, of: self, replaysAfterStop: true) { replayedEvents() }
+    }
+
+    /// The elements to replay, as events. Call with `core.lock` held.
+    private func replayedEvents() -> [Event<Element>] {
+        if let last {
+            return hasLast ? [.next(last.pointee)] : []
+        }
+        return buffer.elements.map { Event.next($0) }
     }
 
     /// Unsubscribes every observer and drops the buffer; later events are ignored and later
     /// subscribers fail with `RxError.disposed`.
     public func dispose() {
-        core.dispose { buffer.removeAll() }
+        core.dispose {
+            buffer.removeAll()
+            if let last, hasLast {
+                last.deinitialize(count: 1)
+                hasLast = false
+            }
+        }
     }
 }

@@ -59,5 +59,74 @@ extension RxCoreTests {
             #expect(observer.events == [.error(220, TestError(1))])
             #expect(first.subscriptions == [Subscription(200, 220)])
         }
+
+        // Two sources take their own sink (Observable+CombineLatest2.swift); these pin its
+        // termination rules to those of the collection form, which serves every other arity.
+
+        @Test("CombineLatest of two completes when a source that never emitted is done and the other emits")
+        func twoSourcesCompleteWhenOneIsEmpty() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let empty = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+            let other = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(220)])
+            let two = scheduler.start { Observable.combineLatest(empty, other) { $0 + $1 } }
+            #expect(two.events == [.completed(215)])
+            #expect(empty.subscriptions == [Subscription(200, 210)])
+            #expect(other.subscriptions == [Subscription(200, 215)])
+
+            let collectionScheduler = TestScheduler(initialClock: 0)
+            let collectionEmpty = collectionScheduler.createHotObservable([.next(150, 1), .completed(210)])
+            let collectionOther = collectionScheduler.createHotObservable([
+                .next(150, 1), .next(215, 2), .completed(220),
+            ])
+            let collection = collectionScheduler.start {
+                Observable.combineLatest([collectionEmpty.asObservable(), collectionOther.asObservable()]) {
+                    $0[0] + $0[1]
+                }
+            }
+            #expect(collection.events == two.events)
+        }
+
+        @Test("CombineLatest of two completes once both sources completed, whichever order")
+        func twoSourcesCompleteWhenBothAreDone() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let first = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+            let second = scheduler.createHotObservable([.next(220, 2), .next(240, 3), .completed(250)])
+            let observer = scheduler.start { Observable.combineLatest(first, second) { $0 * 10 + $1 } }
+            #expect(observer.events == [.next(220, 12), .next(240, 13), .completed(250)])
+            #expect(first.subscriptions == [Subscription(200, 230)])
+            #expect(second.subscriptions == [Subscription(200, 250)])
+        }
+
+        @Test("A throwing result selector of two sources fails combineLatest and unsubscribes both")
+        func twoSourcesSelectorThrows() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let first = scheduler.createHotObservable([.next(210, 1), .next(230, 2)])
+            let second = scheduler.createHotObservable([.next(220, 1)])
+            let observer = scheduler.start {
+                Observable.combineLatest(first, second) { a, b -> Int in
+                    if a == 2 { throw TestError(2) }
+                    return a + b
+                }
+            }
+            #expect(observer.events == [.next(220, 2), .error(230, TestError(2))])
+            #expect(first.subscriptions == [Subscription(200, 230)])
+            #expect(second.subscriptions == [Subscription(200, 230)])
+        }
+
+        @Test("Disposing combineLatest of two stops the tuples and releases both subscriptions")
+        func twoSourcesDispose() {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<String>()
+            var received: [String] = []
+            let subscription = Observable.combineLatest(first, second).subscribe(onNext: {
+                received.append("\($0)\($1)")
+            })
+            first.onNext(1)
+            second.onNext("a")
+            subscription.dispose()
+            first.onNext(2)
+            #expect(received == ["1a"])
+            #expect(!first.hasObservers && !second.hasObservers)
+        }
     }
 }

@@ -97,18 +97,54 @@ func subscribeResult<Element>(
     _ source: Observable<Element>, onDisposed: (() -> Void)? = nil, reportsErrors: Bool = false,
     _ deliver: @escaping (Event<Element>) -> Void
 ) -> Disposable {
-    let disposed: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
     let callStack = reportsErrors ? Hooks.subscriptionCallStack() : []
-    var stopped = false
-    let subscription = source.subscribe { event in
+    guard let onDisposed else {
+        // Nothing to run on disposal: the subscription is the whole disposable.
+        return source.subscribe(
+            ResultObserver(
+                deliver: deliver, disposed: Disposables.create(), reportsErrors: reportsErrors,
+                callStack: callStack))
+    }
+    let disposed = Disposables.create(with: onDisposed)
+    let subscription = source.subscribe(
+        ResultObserver(
+            deliver: deliver, disposed: disposed, reportsErrors: reportsErrors, callStack: callStack))
+    return Disposables.create(subscription, disposed)
+}
+
+/// The observer of ``subscribeResult(_:onDisposed:reportsErrors:_:)``: one object per
+/// subscription (a closure over a captured flag cost three: the flag's box, the closure's
+/// context and the observer wrapping it).
+private final class ResultObserver<Element>: ObserverType {
+    private let deliver: (Event<Element>) -> Void
+    private let disposed: Disposable
+    private let reportsErrors: Bool
+    private let callStack: [String]
+    // Set by the first event; events to one observer never overlap.
+    @exclusivity(unchecked) private var stopped = false
+
+    #if TRACE_RESOURCES
+        private let resourceCount = ResourceCount()
+    #endif
+
+    init(
+        deliver: @escaping (Event<Element>) -> Void, disposed: Disposable, reportsErrors: Bool,
+        callStack: [String]
+    ) {
+        self.deliver = deliver
+        self.disposed = disposed
+        self.reportsErrors = reportsErrors
+        self.callStack = callStack
+    }
+
+    func on(_ event: Event<Element>) {
         if stopped { return }
         stopped = true
-        if case .error(let error) = event, reportsErrors {
+        if reportsErrors, case .error(let error) = event {
             reportUnhandledError(error, callStack: callStack)
         } else {
             deliver(event)
         }
         disposed.dispose()
     }
-    return Disposables.create(subscription, disposed)
 }
