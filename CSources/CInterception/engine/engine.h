@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../support/ic_config.h"
+#include "epoch.h"
 #include "ic_hook.h"
 #include "ic_intercept.h"
 #include "../types/signature.h"
@@ -70,17 +71,21 @@ typedef struct ic_fake_class {
 
 typedef struct ic_observer ic_observer;
 
-/* An immutable snapshot of a slot's observers: before-observers first. */
 /* One observer as a call sees it: what to call is copied next to the observer (immutable after
  * registration), so a call loads it without first loading the observer. */
 typedef struct ic_observer_entry {
-    ic_observer *observer;
-    ic_observer_fn fn;  /* observer->fn */
-    void *call_context; /* observer->call_context */
+    /* The observer, or ic_observer_unlisted once its removal has taken it out of this snapshot
+     * in place (a removal that must not allocate: intercept.c, unlist_in_place_locked). Written
+     * only under ic_intercept_lock, after the snapshot was marked stale; a call reads it only in
+     * a stale snapshot (ic_hook_entry_live), where either value reads `removed`. */
+    _Atomic(ic_observer *) observer;
+    ic_observer_fn fn;  /* observer->fn; immutable */
+    void *call_context; /* observer->call_context; immutable */
 } ic_observer_entry;
 
-/* Items in call order: before-observers (and before hooks), then instead hooks, then
- * after-observers, each group in the order added.
+/* An immutable snapshot of a slot's observers (only an entry's `observer` may change, see
+ * ic_observer_entry). Items in call order: before-observers (and before hooks), then instead
+ * hooks, then after-observers, each group in the order added.
  * `stale` is set (seq_cst, under ic_intercept_lock) when the snapshot stops being current, and on
  * the current one as soon as one of its observers is marked removed (before the removal
  * republishes or waits). A call checks it, in the header line it has loaded anyway, before each
@@ -102,7 +107,25 @@ typedef struct ic_observer_list {
      * instead of an index computation on every instead call. */
     const ic_observer_entry *outermost_instead;
     ic_observer_entry items[];
+    /* After the items: its ic_epoch_node (ic_observer_list_node), so that retiring the snapshot
+     * allocates nothing, without moving the first items off the header's cache line. */
 } ic_observer_list;
+
+/* The bytes of a snapshot of `count` items, its epoch node included. */
+static inline size_t ic_observer_list_size(uint32_t count)
+{
+    return IC_ALIGN_UP(offsetof(ic_observer_list, items) + count * sizeof(ic_observer_entry),
+                       alignof(ic_epoch_node)) +
+           sizeof(ic_epoch_node);
+}
+
+/* The epoch node of a snapshot (after its items). */
+static inline ic_epoch_node *ic_observer_list_node(ic_observer_list *list)
+{
+    uint32_t count = list->before_count + list->instead_count + list->after_count;
+    return (ic_epoch_node *)(void *)((char *)list + ic_observer_list_size(count) -
+                                     sizeof(ic_epoch_node));
+}
 
 /* One intercepted selector of one object. Lives until the object dies; the engine's teardown
  * retires it. */
@@ -161,14 +184,18 @@ typedef struct ic_hook_table {
 /* An object's engine state besides its hook table (side->dealloc_observers). Guarded by
  * ic_intercept_lock. */
 typedef struct ic_object_engine {
-    ic_class *original;        /* the class the object was moved from, or NULL */
-    ic_class *subclass;        /* the interception subclass it was moved into, or NULL */
-    bool in_subclass;          /* currently moved (its isa is `subclass`) */
-    bool dead;                 /* its teardown has begun: never moved between classes again */
-    size_t observer_count;     /* observers on its slots (dealloc-after ones excluded) */
-    ic_observer **deallocated; /* "after dealloc" observers */
+    ic_class *original;    /* the class the object was moved from, or NULL */
+    ic_class *subclass;    /* the interception subclass it was moved into, or NULL */
+    bool in_subclass;      /* currently moved (its isa is `subclass`) */
+    bool dead;             /* its teardown has begun: never moved between classes again */
+    size_t observer_count; /* observers on its slots (dealloc-after ones excluded) */
+    /* "After dealloc" observers. Once `dead`, a removal sets its entry to NULL instead of moving
+     * the last one into it, so the teardown can walk the list with the lock dropped between
+     * entries (it calls each observer without the lock). */
+    ic_observer **deallocated;
     size_t deallocated_count;
     size_t deallocated_capacity;
+    ic_epoch_node retire; /* the teardown retires the record through it */
 } ic_object_engine;
 
 /* An observer. Owned by whoever removes it from the registry. The fields a call reads come
@@ -189,7 +216,12 @@ struct ic_observer {
     ic_class *counted_class;  /* whose counters count it */
     struct ic_class_hook *class_hook; /* class-wide hooks: their record (`slot` is its slot) */
     const void *object;               /* the observed object's address (never dereferenced late) */
+    ic_epoch_node retire;             /* its removal or its object's teardown retires it */
 };
+
+/* What a snapshot's entry points at once its observer was taken out of it in place: removed, and
+ * never registered (intercept.c). Immortal. */
+IC_PRIVATE extern ic_observer ic_observer_unlisted;
 
 /* The first interception subclass in `cls`'s superclass chain (cls itself included), or NULL. */
 static inline ic_class *ic_engine_first_subclass(ic_class *cls);
