@@ -77,7 +77,9 @@ IC_EXPORT void *ic_object_storage_for_class(ic_id obj, const ic_class *cls);
 IC_EXPORT ic_id ic_retain(ic_id obj);
 
 /* -1; at zero the object is deallocated (see above). NULL is ignored. Sends `release` if a class
- * in the chain overrides it. Traps on a release of an object whose count is already zero. */
+ * in the chain overrides it. Traps on a release of an object whose count is already zero.
+ * Deallocation needs no memory, also for an intercepted or hooked object (ic_intercept.h) and
+ * with zombies on (below). */
 IC_EXPORT void ic_release(ic_id obj);
 
 /* The current reference count. While the object is deallocating it counts only the retains
