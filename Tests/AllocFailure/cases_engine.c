@@ -5,14 +5,6 @@
  */
 #include "sweep.h"
 
-/* Releases the objects, then waits for the engine to release the observers' contexts. */
-static void release_objects(af_ctx *c)
-{
-    for (int i = 0; i < 3; i++)
-        ic_release(c->obj[i]);
-    ic_intercept_quiesce();
-}
-
 /* obj[0]: a fresh object of a fresh class cls[0]; counters taken. */
 static void object_setup(af_ctx *c)
 {
@@ -124,7 +116,7 @@ static void observe_untouched(af_ctx *c)
 
 static void observe_teardown(af_ctx *c)
 {
-    release_objects(c);
+    af_release_objects(c);
     AF_CHECK(c->counter[0].released == 1, "released %d times", c->counter[0].released);
 }
 
@@ -223,7 +215,7 @@ static void remove_first_done(af_ctx *c)
 
 static void remove_teardown(af_ctx *c)
 {
-    release_objects(c);
+    af_release_objects(c);
     for (int i = 0; i < 3; i++)
         AF_CHECK(c->counter[i].released == (c->token[i] != 0), "context %d released %d times", i,
                  c->counter[i].released);
@@ -350,14 +342,15 @@ static ic_status queries_run(af_ctx *c)
 
 const af_case af_engine_cases[] = {
     AF_CASE("ic_intercept_prepare: the first instance of a class", "ic_intercept_prepare", 0,
-            object_setup, prepare_run, prepare_done, prepare_untouched, release_objects),
+            object_setup, prepare_run, prepare_done, prepare_untouched, af_release_objects),
     AF_CASE("ic_intercept_prepare: a further instance", "ic_intercept_prepare", 0,
-            next_instance_setup, prepare_run, prepare_done, prepare_untouched, release_objects),
+            next_instance_setup, prepare_run, prepare_done, prepare_untouched, af_release_objects),
     AF_CASE("ic_intercept_prepare: a second selector", "ic_intercept_prepare", 0,
-            second_selector_setup, prepare_run, prepare_done, prepare_untouched, release_objects),
+            second_selector_setup, prepare_run, prepare_done, prepare_untouched,
+            af_release_objects),
     AF_CASE("ic_intercept_prepare_with_options: forced forwarding",
             "ic_intercept_prepare_with_options", 0, object_setup, prepare_forwarded_run,
-            prepare_forwarded_done, prepare_untouched, release_objects),
+            prepare_forwarded_done, prepare_untouched, af_release_objects),
     AF_CASE("ic_intercept_add_observer: before, optimized", "ic_intercept_add_observer", 0,
             object_setup, observe_before_run, observe_done, observe_untouched, observe_teardown),
     AF_CASE("ic_intercept_add_observer: after, forward path", "ic_intercept_add_observer", 0,
@@ -371,25 +364,26 @@ const af_case af_engine_cases[] = {
             observe_teardown),
     AF_CASE("ic_intercept_add_dealloc_observer: before", "ic_intercept_add_dealloc_observer", 0,
             dealloc_before_setup, dealloc_before_run, dealloc_observed_done, dealloc_untouched,
-            release_objects),
+            af_release_objects),
     AF_CASE("ic_intercept_add_dealloc_observer: after", "ic_intercept_add_dealloc_observer", 0,
             object_setup, dealloc_after_run, dealloc_observed_done, dealloc_untouched,
-            release_objects),
+            af_release_objects),
     AF_CASE("ic_intercept_add_dealloc_observer: a third after", "ic_intercept_add_dealloc_observer",
-            0, dealloc_after_more_setup, dealloc_after_run, NULL, NULL, release_objects),
+            0, dealloc_after_more_setup, dealloc_after_run, NULL, NULL, af_release_objects),
     AF_CASE("ic_intercept_remove_observer: one of two", "ic_intercept_remove_observer",
             AF_CANNOT_FAIL, remove_setup, remove_first_run, remove_first_done, NULL,
             remove_teardown),
     AF_CASE("ic_intercept_remove_observer: from inside its own call, the last one",
             "ic_intercept_remove_observer", AF_NO_ALLOCATION, remove_inside_setup, send_run,
-            remove_inside_done, NULL, release_objects),
+            remove_inside_done, NULL, af_release_objects),
     AF_CASE("ic_intercept_remove_observer: from inside its own call, another one stays",
             "ic_intercept_remove_observer", AF_NO_ALLOCATION, remove_inside_with_other_setup,
-            send_run, remove_inside_done, NULL, release_objects),
+            send_run, remove_inside_done, NULL, af_release_objects),
     AF_CASE("an observed call allocates nothing (optimized and forward paths)", "ic_msg_lookup",
-            AF_NO_ALLOCATION, observed_setup, observed_run, observed_done, NULL, release_objects),
+            AF_NO_ALLOCATION, observed_setup, observed_run, observed_done, NULL,
+            af_release_objects),
     AF_CASE("ic_release: the teardown of an observed object", "ic_release", AF_NO_ALLOCATION,
-            teardown_setup, release_run, teardown_done, NULL, release_objects),
+            teardown_setup, release_run, teardown_done, NULL, af_release_objects),
     AF_CASE("engine queries allocate nothing",
             "ic_intercept_get_counters ic_intercept_get_class_counters ic_intercept_path_of "
             "ic_intercept_original_class ic_intercept_quiesce",

@@ -5,12 +5,6 @@
 
 #include "sweep.h"
 
-static void release_objects(af_ctx *c)
-{
-    for (int i = 0; i < 3; i++)
-        ic_release(c->obj[i]);
-}
-
 /* ---- closure IMPs */
 
 /* A closure body: returns argument 2 + 1 (int signatures) or {1, 2, 3} (the struct one). */
@@ -174,7 +168,7 @@ static void invocation_teardown(af_ctx *c)
     ic_invocation_destroy(c->result);
     AF_CHECK(ic_object_retain_count(c->obj[0]) == 1, "the target kept %zu references",
              ic_object_retain_count(c->obj[0]));
-    release_objects(c);
+    af_release_objects(c);
 }
 
 /* Invoking on a class whose dispatch table misses: the fill may fail, the call still runs. */

@@ -4,13 +4,6 @@
  */
 #include "sweep.h"
 
-static void release_objects(af_ctx *c)
-{
-    for (int i = 0; i < 3; i++)
-        ic_release(c->obj[i]);
-    ic_intercept_quiesce();
-}
-
 /* value[0]: the position; value[1]: options; value[2]: 1 for class-wide. */
 static void object_setup(af_ctx *c)
 {
@@ -98,7 +91,7 @@ static void hook_untouched(af_ctx *c)
 static void hook_teardown(af_ctx *c)
 {
     if (c->token[0]) ic_hook_remove(c->token[0]); /* NOT_FOUND after a one-shot fired */
-    release_objects(c);
+    af_release_objects(c);
     AF_CHECK(c->counter[0].released == (c->token[0] != 0), "released %d times",
              c->counter[0].released);
     AF_CHECK(!c->value[2] || class_untouched(c), "the class kept its hook");
@@ -182,7 +175,7 @@ static void remove_done(af_ctx *c)
 static void removal_teardown(af_ctx *c)
 {
     if (c->token[1]) AF_OK(ic_hook_remove(c->token[1]));
-    release_objects(c);
+    af_release_objects(c);
     AF_CHECK(!c->value[2] || class_untouched(c), "the class kept its hook");
 }
 

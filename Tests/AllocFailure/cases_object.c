@@ -6,12 +6,6 @@
 
 #include "sweep.h"
 
-static void release_objects(af_ctx *c)
-{
-    for (int i = 0; i < 3; i++)
-        ic_release(c->obj[i]);
-}
-
 /* ---- ic_class_create_instance */
 
 static void create_setup(af_ctx *c)
@@ -169,7 +163,7 @@ static void weak_teardown(af_ctx *c)
 {
     ic_weak_destroy((ic_id *)&c->value[0]);
     AF_CHECK(c->value[0] == 0, "ic_weak_destroy left a value");
-    release_objects(c);
+    af_release_objects(c);
 }
 
 /* ---- deallocation allocates nothing: associated objects, weak references, property values */
@@ -262,7 +256,7 @@ static void zombies_on_untouched(af_ctx *c)
 static void zombies_off(af_ctx *c)
 {
     AF_OK(ic_zombies_set_enabled(false));
-    release_objects(c);
+    af_release_objects(c);
 }
 
 static void zombie_dealloc_setup(af_ctx *c)
@@ -392,29 +386,30 @@ static void autorelease_grow_done(af_ctx *c)
 
 const af_case af_object_cases[] = {
     AF_CASE("ic_class_create_instance", "ic_class_create_instance ic_object_live_count", 0,
-            create_setup, create_run, create_done, create_untouched, release_objects),
+            create_setup, create_run, create_done, create_untouched, af_release_objects),
     AF_CASE(
         "object queries and reference counting allocate nothing",
         "ic_retain ic_release ic_object_retain_count ic_object_is_deallocating ic_object_storage "
         "ic_object_storage_size ic_object_storage_for_class ic_object_class_name "
         "ic_zombies_enabled ic_object_set_class",
-        AF_NO_ALLOCATION, queries_setup, queries_run, NULL, NULL, release_objects),
+        AF_NO_ALLOCATION, queries_setup, queries_run, NULL, NULL, af_release_objects),
     AF_CASE("ic_object_set_associated: a first value",
             "ic_object_set_associated ic_object_get_associated ic_object_copy_associated", 0,
-            associate_setup, associate_run, associate_done, associate_untouched, release_objects),
+            associate_setup, associate_run, associate_done, associate_untouched,
+            af_release_objects),
     AF_CASE("ic_object_set_associated: a fifth key", "ic_object_set_associated", 0,
             associate_more_setup, associate_run, associate_done, associate_untouched,
-            release_objects),
+            af_release_objects),
     AF_CASE("ic_object_set_associated: replacing and removing allocate nothing",
             "ic_object_set_associated ic_object_remove_associated_objects", AF_NO_ALLOCATION,
             associate_replace_setup, associate_replace_run, associate_replace_done, NULL,
-            release_objects),
+            af_release_objects),
     AF_CASE("ic_weak_store: replacing a weak reference",
             "ic_weak_store ic_weak_load_retained ic_weak_destroy", 0, weak_setup, weak_run,
             weak_done, weak_untouched, weak_teardown),
     AF_CASE("ic_release: deallocation with associations, properties and weak references",
             "ic_release", AF_NO_ALLOCATION, dealloc_setup, dealloc_run, dealloc_done, NULL,
-            release_objects),
+            af_release_objects),
     AF_CASE("ic_zombies_set_enabled: on, with live objects",
             "ic_zombies_set_enabled ic_zombies_enabled", 0, zombies_setup, zombies_on_run,
             zombies_on_done, zombies_on_untouched, zombies_off),
@@ -431,10 +426,10 @@ const af_case af_object_cases[] = {
             zombie_set_class_untouched, zombies_off),
     AF_TRAP_CASE("ic_autorelease: growing the pool (documented trap)", "ic_autorelease",
                  AF_CANNOT_FAIL, autorelease_grow_setup, autorelease_grow_run,
-                 autorelease_grow_done, NULL, release_objects, "autorelease: out of memory"),
+                 autorelease_grow_done, NULL, af_release_objects, "autorelease: out of memory"),
     AF_CASE("ic_autorelease: with room in the pool",
             "ic_autorelease ic_autorelease_free ic_autorelease_pool_push ic_autorelease_pool_pop "
             "ic_autorelease_pool_count",
-            AF_NO_ALLOCATION, autorelease_setup, autorelease_run, NULL, NULL, release_objects),
+            AF_NO_ALLOCATION, autorelease_setup, autorelease_run, NULL, NULL, af_release_objects),
     {0},
 };

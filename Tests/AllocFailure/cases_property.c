@@ -8,12 +8,6 @@
 
 #include "sweep.h"
 
-static void release_objects(af_ctx *c)
-{
-    for (int i = 0; i < 3; i++)
-        ic_release(c->obj[i]);
-}
-
 /* ---- ic_class_add_property */
 
 typedef struct property_kind {
@@ -188,7 +182,7 @@ static void kvc_teardown(af_ctx *c)
 {
     ic_id none = NULL;
     AF_OK(ic_object_set_value_for_key(c->obj[0], "friend", "@", &none, sizeof none));
-    release_objects(c);
+    af_release_objects(c);
 }
 
 static const char *title_of(ic_id obj, char *buffer, size_t size)

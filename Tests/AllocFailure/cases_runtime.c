@@ -148,12 +148,6 @@ static void add_method_registered_untouched(af_ctx *c)
     AF_CHECK(af_send_add(c->obj[0], 1) == 2, "add: after");
 }
 
-static void release_objects(af_ctx *c)
-{
-    for (int i = 0; i < 3; i++)
-        ic_release(c->obj[i]);
-}
-
 static void add_class_method_setup(af_ctx *c)
 {
     c->cls[0] = af_make_class(c, "");
@@ -472,7 +466,7 @@ const af_case af_runtime_cases[] = {
             method_signature_teardown),
     AF_CASE("ic_class_add_method: to a registered class with a cached subclass",
             "ic_class_add_method", 0, add_method_registered_setup, add_method_registered_run,
-            add_method_registered_done, add_method_registered_untouched, release_objects),
+            add_method_registered_done, add_method_registered_untouched, af_release_objects),
     AF_CASE("ic_class_add_class_method", "ic_class_add_class_method ic_class_get_class_method", 0,
             add_class_method_setup, add_class_method_run, add_class_method_done,
             add_class_method_untouched, NULL),
@@ -481,9 +475,10 @@ const af_case af_runtime_cases[] = {
     AF_CASE("ic_class_register: with synthesized properties", "ic_class_register", 0,
             register_properties_setup, register_run, register_done, register_untouched, NULL),
     AF_CASE("ic_class_replace_method: adding an override", "ic_class_replace_method", 0,
-            replace_setup, replace_adding_run, replace_done, replace_untouched, release_objects),
+            replace_setup, replace_adding_run, replace_done, replace_untouched, af_release_objects),
     AF_CASE("ic_class_replace_method: the class's own method", "ic_class_replace_method",
-            AF_NO_ALLOCATION, replace_setup, replace_own_run, replace_done, NULL, release_objects),
+            AF_NO_ALLOCATION, replace_setup, replace_own_run, replace_done, NULL,
+            af_release_objects),
     AF_CASE(
         "class and method queries allocate nothing",
         "ic_class_get_method ic_class_get_imp ic_class_responds_to ic_class_forwards_invocations "
@@ -492,10 +487,10 @@ const af_case af_runtime_cases[] = {
         "ic_object_as_class ic_method_selector ic_method_exchange_imps ic_method_set_imp "
         "ic_runtime_version ic_status_name ic_error_clear ic_error_status ic_error_message "
         "ic_error_position ic_msg_lookup_cached ic_object_get_class ic_nil_imp",
-        AF_NO_ALLOCATION, queries_setup, queries_run, NULL, NULL, release_objects),
+        AF_NO_ALLOCATION, queries_setup, queries_run, NULL, NULL, af_release_objects),
     AF_CASE("ic_msg_lookup: a cache miss fills the dispatch table",
             "ic_msg_lookup ic_msg_lookup_super", AF_CANNOT_FAIL, lookup_setup, lookup_run,
-            lookup_done, NULL, release_objects),
+            lookup_done, NULL, af_release_objects),
     AF_CASE("ic_method_signature: a new encoding",
             "ic_method_signature ic_signature_argument_count ic_signature_is_method "
             "ic_signature_return_type ic_signature_return_size ic_signature_return_alignment "
@@ -506,7 +501,7 @@ const af_case af_runtime_cases[] = {
     AF_CASE("ic_signature_parse: a new encoding", "ic_signature_parse", 0, parse_setup, parse_run,
             signature_done, NULL, NULL),
     AF_TRAP_CASE("ic_msg_lookup: the first forwarded send (documented trap)", "ic_msg_lookup",
-                 AF_CANNOT_FAIL, forward_setup, forward_run, forward_done, NULL, release_objects,
+                 AF_CANNOT_FAIL, forward_setup, forward_run, forward_done, NULL, af_release_objects,
                  "cannot forward"),
     AF_CASE("ic_encoding_validate, ic_encoding_size_and_alignment",
             "ic_encoding_validate ic_encoding_size_and_alignment", 0, parse_setup, encoding_run,

@@ -281,6 +281,13 @@ void af_count_dealloc(ic_id object, void *context)
     ((af_counter *)context)->deaths++;
 }
 
+void af_release_objects(af_ctx *c)
+{
+    for (int i = 0; i < 3; i++)
+        ic_release(c->obj[i]);
+    ic_intercept_quiesce();
+}
+
 void af_take_counters(af_ctx *c)
 {
     ic_intercept_get_counters(&c->counters);

@@ -178,6 +178,10 @@ void af_instead_calls_original(ic_invocation *call, void *context);
 void af_count_release(void *context);
 void af_count_dealloc(ic_id object, void *context);
 
+/* Releases c->obj[0..2] (NULL ones are ignored), then waits for the engine to release the
+ * contexts of their observers (ic_intercept_quiesce). A common tear-down. */
+void af_release_objects(af_ctx *c);
+
 /* Takes the runtime's counters and c->cls[0]'s into c->counters / c->class_counters. */
 void af_take_counters(af_ctx *c);
 
