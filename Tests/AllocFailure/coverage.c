@@ -15,8 +15,8 @@
     }
 
 const af_function af_functions[] = {
-    SWEPT(ic_autorelease),
-    SWEPT(ic_autorelease_free),
+    SWEPT(ic_autorelease),      /* with room: no allocation; growing: the documented trap */
+    SWEPT(ic_autorelease_free), /* the same parking as ic_autorelease */
     SWEPT(ic_autorelease_pool_count),
     SWEPT(ic_autorelease_pool_pop),
     SWEPT(ic_autorelease_pool_push),
@@ -71,7 +71,7 @@ const af_function af_functions[] = {
     SWEPT(ic_hook_class),
     SWEPT(ic_hook_class_path_of),
     SWEPT(ic_hook_object),
-    SWEPT(ic_hook_remove),
+    SWEPT(ic_hook_remove), /* never fails; a class's last hook gives its method back */
     SWEPT(ic_intercept_add_dealloc_observer),
     SWEPT(ic_intercept_add_observer),
     SWEPT(ic_intercept_get_class_counters),
@@ -81,7 +81,7 @@ const af_function af_functions[] = {
     SWEPT(ic_intercept_prepare),
     SWEPT(ic_intercept_prepare_with_options),
     SWEPT(ic_intercept_quiesce),
-    SWEPT(ic_intercept_remove_observer),
+    SWEPT(ic_intercept_remove_observer), /* never fails; none from inside a call */
     SWEPT(ic_invocation_argument_pointer),
     SWEPT(ic_invocation_copy),
     SWEPT(ic_invocation_create),
@@ -108,6 +108,7 @@ const af_function af_functions[] = {
     SWEPT(ic_method_set_imp),
     SWEPT(ic_method_signature),
     SWEPT(ic_method_types),
+    /* Cache fills absorb failures; a first forwarded send traps (documented). */
     SWEPT(ic_msg_lookup),
     SWEPT(ic_msg_lookup_cached),
     SWEPT(ic_msg_lookup_super),
@@ -152,7 +153,7 @@ const af_function af_functions[] = {
     SWEPT(ic_protocol_lookup),
     SWEPT(ic_protocol_name),
     SWEPT(ic_protocol_register),
-    SWEPT(ic_release),
+    SWEPT(ic_release), /* deallocation makes no allocation: plain, intercepted, zombies */
     SWEPT(ic_retain),
     SWEPT(ic_runtime_version),
     SWEPT(ic_sel_count),
@@ -179,6 +180,6 @@ const af_function af_functions[] = {
     SWEPT(ic_weak_load_retained),
     SWEPT(ic_weak_store),
     SWEPT(ic_zombies_enabled),
-    SWEPT(ic_zombies_set_enabled),
+    SWEPT(ic_zombies_set_enabled), /* turning them on makes every zombie class ahead */
     {NULL, NULL},
 };
