@@ -2,8 +2,10 @@
  * sweep.c — the sweep's driver: runs every case of every area, each in its own process, failing
  * each allocation of its operation in turn (sweep.h), and the helpers the cases share.
  *
- * Usage: alloc-sweep [--verbose] [--no-fork] [--list-functions] [NAME-SUBSTRING...]
- *   --verbose         prints, per case, how many allocations its operation made
+ * Usage: alloc-sweep [--verbose] [--count] [--no-fork] [--list-functions] [NAME-SUBSTRING...]
+ *   --verbose         prints, per case, how many allocations its operation made, and their bytes
+ *   --count           only counts: runs each operation twice, failing nothing, and prints the
+ *                     second run's allocations and bytes (what an operation costs in memory)
  *   --no-fork         runs the cases in this process (for a debugger); stops at the first failure
  *   --list-functions  prints coverage.c's table (name and how it is covered) and exits
  * Exits non-zero if a case fails, crashes, leaks or a public function lacks coverage.
@@ -75,6 +77,9 @@ static void finish(const af_case *k, af_ctx *c)
 
 /* One run of the operation with allocation `n` failing (`mode`); returns whether a failure was
  * injected at all (false: the operation makes fewer than n allocations: the sweep is done). */
+/* Bytes the last run without an injected failure requested (what the operation costs). */
+static size_t bytes_of_success;
+
 static bool run_once(const af_case *k, size_t case_index, size_t n, af_fail_mode mode, size_t *made)
 {
     af_ctx c;
@@ -89,6 +94,7 @@ static bool run_once(const af_case *k, size_t case_index, size_t n, af_fail_mode
     ic_status status = k->run(&c);
     *made = af_disarm();
     bool injected = af_failed_any();
+    if (!injected) bytes_of_success = af_allocated_bytes();
     if (k->flags & AF_NO_ALLOCATION)
         AF_CHECK(*made == 0, "made %zu allocations; this operation must make none", *made);
     if (status == IC_OK) {
@@ -156,9 +162,38 @@ static bool run_once_may_trap(const af_case *k, size_t case_index, size_t n, af_
     return true;
 }
 
+static bool count_only;
+
+/* Runs case `k` twice, failing nothing, and prints what its operation allocated the second time
+ * (the first pays for what the process makes once: tables, signatures, dispatch pages). */
+static void count_case(const af_case *k, size_t case_index)
+{
+    current_case = k;
+    size_t made = 0, bytes = 0;
+    for (int run = 0; run < 2; run++) {
+        af_ctx c;
+        start(&c, case_index);
+        current_step = "set-up";
+        if (k->setup) k->setup(&c);
+        current_step = "operation";
+        af_arm(0, AF_FAIL_ONE);
+        ic_status status = k->run(&c);
+        made = af_disarm();
+        bytes = af_allocated_bytes();
+        AF_CHECK(status == IC_OK, "failed with %s (%s)", ic_status_name(status),
+                 ic_error_message());
+        finish(k, &c);
+    }
+    printf("  %-66s %3zu allocation%s, %5zu bytes\n", k->name, made, made == 1 ? " " : "s", bytes);
+}
+
 /* Runs case `k` for every N in both modes. */
 static void run_case(const af_case *k, size_t case_index)
 {
+    if (count_only) {
+        count_case(k, case_index);
+        return;
+    }
     current_case = k;
     size_t most = 0;
     for (int mode = AF_FAIL_ONE; mode <= AF_FAIL_FROM_ON; mode++) {
@@ -172,7 +207,9 @@ static void run_case(const af_case *k, size_t case_index)
                      AF_MAX_ALLOCATIONS);
         }
     }
-    if (verbose) printf("  %-58s %3zu allocation%s\n", k->name, most, most == 1 ? "" : "s");
+    if (verbose)
+        printf("  %-66s %3zu allocation%s, %5zu bytes\n", k->name, most, most == 1 ? " " : "s",
+               k->trap ? 0 : bytes_of_success);
 }
 
 /* ---- the cases' shared set-up */
@@ -390,6 +427,8 @@ int main(int argc, char **argv)
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (strcmp(argv[first], "--verbose") == 0) {
             verbose = true;
+        } else if (strcmp(argv[first], "--count") == 0) {
+            count_only = true;
         } else if (strcmp(argv[first], "--no-fork") == 0) {
             fork_cases = false;
         } else if (strcmp(argv[first], "--list-functions") == 0) {
@@ -397,7 +436,8 @@ int main(int argc, char **argv)
                 printf("%s\t%s\n", f->name, f->unswept_reason ? f->unswept_reason : "swept");
             return 0;
         } else {
-            fprintf(stderr, "usage: %s [--verbose] [--no-fork] [--list-functions] [NAME...]\n",
+            fprintf(stderr,
+                    "usage: %s [--verbose] [--count] [--no-fork] [--list-functions] [NAME...]\n",
                     argv[0]);
             return 2;
         }
