@@ -48,9 +48,18 @@ static void retire_observer(ic_observer *o)
     ic_epoch_retire(&o->retire, o, destroy_observer);
 }
 
-static void retire_list(ic_observer_list *list)
+/* How a republish retires the snapshot it replaced: allocated with the new snapshot, so a
+ * republish fails (cleanly) rather than publishing what it could not retire. */
+typedef struct retired_list {
+    ic_epoch_node node;
+    ic_observer_list *list;
+} retired_list;
+
+static void free_retired_list(void *p)
 {
-    ic_epoch_retire(ic_observer_list_node(list), list, free);
+    retired_list *retired = p;
+    free(retired->list);
+    free(retired);
 }
 
 static void destroy_object_engine(void *p)
@@ -260,23 +269,28 @@ static void restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
 
 /* Publishes `list` (NULL: no observer left) as `slot`'s snapshot with its hints: `counts` are the
  * live observers of each phase, in call order. Marks the snapshot it replaces stale and retires
- * it. Caller holds ic_intercept_lock. Allocates nothing. */
-static void publish_locked(ic_hook_slot *slot, ic_observer_list *list, const uint32_t counts[3])
+ * it through `retired` (allocated by the caller; NULL when there is none to retire). Caller holds
+ * ic_intercept_lock. */
+static void publish_locked(ic_hook_slot *slot, ic_observer_list *list, const uint32_t counts[3],
+                           retired_list *retired)
 {
     ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
     /* No longer current: a call still holding it checks its observers' `removed` flags. */
-    if (old && old != list) atomic_store_explicit(&old->stale, true, memory_order_seq_cst);
+    if (old) atomic_store_explicit(&old->stale, true, memory_order_seq_cst);
     atomic_store_explicit(&slot->list, list, memory_order_release);
     atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
     atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
     atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
     atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
-    if (old && old != list) retire_list(old);
+    if (old) {
+        retired->list = old;
+        ic_epoch_retire(&retired->node, retired, free_retired_list);
+    }
 }
 
 /* Publishes `slot`'s observers with `added` included or `removed` left out, in call order:
  * before, instead, after (each in the order added); also drops the entries earlier removals took
- * out in place. Needs a new snapshot (an allocation), unless no observer is left. Caller holds
+ * out in place. Allocates the new snapshot and the node that retires the old one. Caller holds
  * ic_intercept_lock; on failure nothing changed. */
 static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_observer *removed)
 {
@@ -291,15 +305,16 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
         /* Removed: the one leaving now, or one an earlier removal took out in place. */
         if (o != removed && !atomic_load_explicit(&o->removed, memory_order_relaxed)) live++;
     }
-    uint32_t counts[3] = {0, 0, 0};
-    if (live == 0) {
-        publish_locked(slot, NULL, counts);
-        return IC_OK;
+    ic_observer_list *list =
+        live ? ic_engine_calloc_line(sizeof *list + live * sizeof(ic_observer_entry)) : NULL;
+    retired_list *retired = old ? malloc(sizeof *retired) : NULL;
+    if ((live && !list) || (old && !retired)) {
+        free(list);
+        free(retired);
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
     }
-    ic_observer_list *list = ic_engine_calloc_line(ic_observer_list_size(live));
-    if (!list) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
-    uint32_t n = 0, begin = 0;
-    for (int k = 0; k < 3; k++) {
+    uint32_t n = 0, begin = 0, counts[3] = {0, 0, 0};
+    for (int k = 0; list && k < 3; k++) {
         for (uint32_t i = begin; i < begin + old_counts[k]; i++) {
             ic_observer *o = atomic_load_explicit(&old->items[i].observer, memory_order_relaxed);
             if (o == removed || atomic_load_explicit(&o->removed, memory_order_relaxed)) continue;
@@ -318,22 +333,25 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
             counts[k]++;
         }
     }
-    list->before_count = counts[0];
-    list->instead_count = counts[1];
-    list->after_count = counts[2];
-    list->direct_level = slot->narrow_arguments ? 0 : counts[1];
-    list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
-    atomic_init(&list->stale, false);
-    publish_locked(slot, list, counts);
+    if (list) {
+        list->before_count = counts[0];
+        list->instead_count = counts[1];
+        list->after_count = counts[2];
+        list->direct_level = slot->narrow_arguments ? 0 : counts[1];
+        list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
+        atomic_init(&list->stale, false);
+    }
+    publish_locked(slot, list, counts, retired);
     return IC_OK;
 }
 
 /* Takes `removed` (already marked removed, its snapshot marked stale) out of `slot`'s current
  * snapshot without a new one: its entries point at ic_observer_unlisted from now on, and the
- * hints count only the observers left; with none left the snapshot is unpublished. What a removal
- * does from inside a call (a hooked call allocates nothing) or when memory for a new snapshot
- * runs out: it cannot fail. Calls on the stale snapshot skip the entry (ic_hook_entry_live) until
- * the next republish drops it. Caller holds ic_intercept_lock. */
+ * hints count only the observers left (with none left, calls skip the slot altogether). What a
+ * removal does from inside a call (a hooked call allocates nothing) or when memory for a new
+ * snapshot runs out: it allocates nothing and cannot fail. The snapshot stays published, stale,
+ * until the slot's next republish drops its unlisted entries, or its object's teardown frees it.
+ * Caller holds ic_intercept_lock. */
 static void unlist_in_place_locked(ic_hook_slot *slot, ic_observer *removed)
 {
     ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_relaxed);
@@ -352,7 +370,10 @@ static void unlist_in_place_locked(ic_hook_slot *slot, ic_observer *removed)
         }
         if (!atomic_load_explicit(&o->removed, memory_order_relaxed)) counts[k]++;
     }
-    publish_locked(slot, counts[0] + counts[1] + counts[2] ? list : NULL, counts);
+    atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
+    atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
+    atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
+    atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
 }
 
 /* The call-observer function of a "before dealloc" observer: its context is the observer. */
@@ -370,7 +391,7 @@ static ic_observer *new_observer(ic_hook_position phase, ic_observer_fn fn,
 {
     ic_observer *o = calloc(1, sizeof *o);
     if (o) {
-        o->phase = phase;
+        o->phase = (uint8_t)phase;
         o->fn = fn ? fn : dealloc_adapter;
         o->call_context = fn ? context : o;
         atomic_init(&o->fired, false);
@@ -551,12 +572,12 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
      * still listed, and must never find one that this removal may free. From inside a call
      * (a one-shot hook, a hook removing itself) nothing is allocated: the entry is taken out of
      * the snapshot in place; from outside, a compact snapshot is published if memory allows. */
-    ic_object_engine *engine = o->engine;
+    ic_object_engine *engine = o->class_wide ? NULL : o->engine;
     if (o->slot) {
         if (ic_epoch_in_section() || republish_locked(o->slot, NULL, o) != IC_OK)
             unlist_in_place_locked(o->slot, o);
     }
-    if (o->class_hook) {
+    if (o->class_wide) {
         if (atomic_load_explicit(&o->slot->observed, memory_order_relaxed) == 0)
             ic_class_hook_uninstall_locked(o->class_hook);
     } else if (o->slot) {
@@ -681,6 +702,7 @@ ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, ui
         status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
     else if (hook) {
         o->slot = &hook->slot;
+        o->class_wide = true;
         o->class_hook = hook;
         o->counted_class = cls;
         status = republish_locked(&hook->slot, o, NULL);

@@ -21,12 +21,13 @@
  * flight. Calls take no lock and allocate nothing. See docs/ARCHITECTURE.md.
  *
  * Memory: adding an observer reserves what its removal and its object's death need (the records
- * carry their own reclamation nodes: about 32 bytes per observer, and up to 64 more per
- * intercepted selector of an object), so a removal never fails and needs no memory, and releasing
- * an intercepted object needs none either. Only the operations that add (prepare, add an observer
- * or a dealloc observer) can run out of memory: then they fail with IC_ERR_OUT_OF_MEMORY and
- * change nothing (the object stays where it was, no counter moves); what they made on the way for
- * the class (its interception subclass and method) is kept for the next request.
+ * carry their own reclamation nodes: 32 bytes per intercepted object and per intercepted selector
+ * of an object; an observer's fits in its record), so a removal never fails and needs no memory,
+ * and releasing an intercepted object needs none either. Only the operations that add (prepare, add
+ * an observer or a dealloc observer) can run out of memory: then they fail with
+ * IC_ERR_OUT_OF_MEMORY and change nothing (the object stays where it was, no counter moves); what
+ * they made on the way for the class (its interception subclass and method) is kept for the next
+ * request.
  */
 #ifndef IC_INTERCEPT_H
 #define IC_INTERCEPT_H
