@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../support/ic_config.h"
+#include "epoch.h"
 #include "ic_hook.h"
 #include "ic_intercept.h"
 #include "../types/signature.h"
@@ -70,17 +71,21 @@ typedef struct ic_fake_class {
 
 typedef struct ic_observer ic_observer;
 
-/* An immutable snapshot of a slot's observers: before-observers first. */
 /* One observer as a call sees it: what to call is copied next to the observer (immutable after
  * registration), so a call loads it without first loading the observer. */
 typedef struct ic_observer_entry {
-    ic_observer *observer;
-    ic_observer_fn fn;  /* observer->fn */
-    void *call_context; /* observer->call_context */
+    /* The observer, or ic_observer_unlisted once its removal has taken it out of this snapshot
+     * in place (a removal that must not allocate: intercept.c, unlist_in_place_locked). Written
+     * only under ic_intercept_lock, after the snapshot was marked stale; a call reads it only in
+     * a stale snapshot (ic_hook_entry_live), where either value reads `removed`. */
+    _Atomic(ic_observer *) observer;
+    ic_observer_fn fn;  /* observer->fn; immutable */
+    void *call_context; /* observer->call_context; immutable */
 } ic_observer_entry;
 
-/* Items in call order: before-observers (and before hooks), then instead hooks, then
- * after-observers, each group in the order added.
+/* An immutable snapshot of a slot's observers (only an entry's `observer` may change, see
+ * ic_observer_entry). Items in call order: before-observers (and before hooks), then instead
+ * hooks, then after-observers, each group in the order added.
  * `stale` is set (seq_cst, under ic_intercept_lock) when the snapshot stops being current, and on
  * the current one as soon as one of its observers is marked removed (before the removal
  * republishes or waits). A call checks it, in the header line it has loaded anyway, before each
@@ -161,35 +166,58 @@ typedef struct ic_hook_table {
 /* An object's engine state besides its hook table (side->dealloc_observers). Guarded by
  * ic_intercept_lock. */
 typedef struct ic_object_engine {
-    ic_class *original;        /* the class the object was moved from, or NULL */
-    ic_class *subclass;        /* the interception subclass it was moved into, or NULL */
-    bool in_subclass;          /* currently moved (its isa is `subclass`) */
-    bool dead;                 /* its teardown has begun: never moved between classes again */
-    size_t observer_count;     /* observers on its slots (dealloc-after ones excluded) */
-    ic_observer **deallocated; /* "after dealloc" observers */
+    /* The teardown retires the record through it. First, with what the teardown reads: written
+     * into the record's first cache line, not into a line it would otherwise not touch. */
+    ic_epoch_node retire;
+    bool in_subclass; /* currently moved (its isa is `subclass`) */
+    bool dead;        /* its teardown has begun: never moved between classes again */
+    /* "After dealloc" observers. Once `dead`, a removal sets its entry to NULL instead of moving
+     * the last one into it, so the teardown can walk the list with the lock dropped between
+     * entries (it calls each observer without the lock). */
     size_t deallocated_count;
+    ic_class *original; /* the class the object was moved from, or NULL */
+    ic_observer **deallocated;
+    ic_class *subclass;    /* the interception subclass it was moved into, or NULL */
+    size_t observer_count; /* observers on its slots (dealloc-after ones excluded) */
     size_t deallocated_capacity;
 } ic_object_engine;
 
 /* An observer. Owned by whoever removes it from the registry. The fields a call reads come
- * first, in one cache line. */
+ * first, in one cache line. 120 bytes, like the record before it carried its epoch node: the
+ * flags share the first word and the fields no observer uses together share their words (a
+ * 152-byte record left glibc's fast bins: dealloc_with_deallocating_subscriber, 40000 objects
+ * released in a row, measured about 25 % slower with records padded by that much). */
 struct ic_observer {
     _Atomic(bool) removed; /* set (seq_cst) before a removal waits; checked before a call */
-    ic_observer_fn fn;     /* what a call runs: the user's, or dealloc_adapter */
+    _Atomic(bool) fired;   /* one-shot hooks: set by the call that runs it */
+    bool class_wide;       /* a class-wide hook: `class_hook` (not `engine`) is its record */
+    uint8_t phase;         /* ic_hook_position; IC_HOOK_BEFORE/AFTER are IC_OBSERVE_BEFORE/AFTER */
+    ic_observer_fn fn;     /* what a call runs: the user's, one_shot_adapter or dealloc_adapter */
     void *call_context;    /* what `fn` gets: the user's context, or the observer itself */
-    void *context;
-    ic_dealloc_observer_fn dealloc_fn;
-    ic_context_release_fn release;
+    /* Its removal or its object's teardown retires it through this node: in the first line,
+     * which both read anyway. */
+    ic_epoch_node retire;
     ic_observer_token token;
-    ic_hook_position phase;   /* IC_HOOK_BEFORE/AFTER are IC_OBSERVE_BEFORE/AFTER */
-    ic_observer_fn user_fn;   /* one-shot hooks: the user's function (`fn` is the adapter) */
-    _Atomic(bool) fired;      /* one-shot hooks: set by the call that runs it */
-    ic_hook_slot *slot;       /* NULL for dealloc-after observers */
-    ic_object_engine *engine; /* its object's engine state: alive while it is registered */
-    ic_class *counted_class;  /* whose counters count it */
-    struct ic_class_hook *class_hook; /* class-wide hooks: their record (`slot` is its slot) */
-    const void *object;               /* the observed object's address (never dereferenced late) */
+    void *context;
+    ic_context_release_fn release;
+    union {
+        ic_dealloc_observer_fn dealloc_fn; /* dealloc observers: the user's function */
+        ic_observer_fn user_fn; /* one-shot hooks: the user's function (`fn` is the adapter) */
+    };
+    ic_hook_slot *slot; /* NULL for dealloc-after observers */
+    union {
+        ic_object_engine *engine; /* its object's engine state: alive while it is registered */
+        struct ic_class_hook *class_hook; /* `class_wide`: its record (`slot` is its slot) */
+    };
+    ic_class *counted_class; /* whose counters count it */
+    const void *object;      /* the observed object's address (never dereferenced late) */
 };
+
+_Static_assert(sizeof(struct ic_observer) <= 120, "an observer stays in glibc's fast bins");
+
+/* What a snapshot's entry points at once its observer was taken out of it in place: removed, and
+ * never registered (intercept.c). Immortal. */
+IC_PRIVATE extern ic_observer ic_observer_unlisted;
 
 /* The first interception subclass in `cls`'s superclass chain (cls itself included), or NULL. */
 static inline ic_class *ic_engine_first_subclass(ic_class *cls);

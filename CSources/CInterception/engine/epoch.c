@@ -21,7 +21,6 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,15 +37,8 @@ bool ic_epoch_membarrier_ok;
 static ic_epoch_reader *readers;
 static pthread_key_t exit_key;
 
-typedef struct retired {
-    struct retired *next;
-    void *object;
-    void (*destroy)(void *);
-    uint64_t tag;
-} retired;
-
 static pthread_mutex_t limbo_lock = PTHREAD_MUTEX_INITIALIZER;
-static retired *limbo; /* guarded by limbo_lock */
+static ic_epoch_node *limbo; /* guarded by limbo_lock */
 static size_t limbo_count;
 
 /* A batch taken off the limbo list that a reclaimer is destroying (on its stack), so that
@@ -177,18 +169,8 @@ void ic_epoch_synchronize(void)
     ic_epoch_reclaim();
 }
 
-void ic_epoch_retire(void *object, void (*destroy)(void *object))
+void ic_epoch_retire(ic_epoch_node *r, void *object, void (*destroy)(void *object))
 {
-    retired *r = malloc(sizeof *r);
-    if (!r) {
-        /* Cannot defer without memory: wait for readers, then destroy now. */
-        ic_epoch_synchronize();
-        if (!ic_epoch_in_section()) {
-            destroy(object);
-            return;
-        }
-        ic_fatal("out of memory retiring an object from inside an observer");
-    }
     r->object = object;
     r->destroy = destroy;
     r->tag = advance_epoch();
@@ -223,11 +205,11 @@ void ic_epoch_reclaim(void)
     }
     ic_unlock(&ic_epoch_lock);
 
-    retired *ready = NULL;
+    ic_epoch_node *ready = NULL;
     destroying_batch batch = {NULL, UINT64_MAX};
     ic_lock(&limbo_lock);
-    for (retired **link = &limbo; *link;) {
-        retired *r = *link;
+    for (ic_epoch_node **link = &limbo; *link;) {
+        ic_epoch_node *r = *link;
         if (r->tag <= oldest) {
             *link = r->next;
             r->next = ready;
@@ -247,9 +229,8 @@ void ic_epoch_reclaim(void)
 
     destroying_depth++;
     while (ready) {
-        retired *next = ready->next;
+        ic_epoch_node *next = ready->next; /* read first: destroy frees the node */
         ready->destroy(ready->object);
-        free(ready);
         ready = next;
     }
     destroying_depth--;
@@ -267,7 +248,7 @@ static bool pending_since(uint64_t tag)
 {
     bool found = false;
     ic_lock(&limbo_lock);
-    for (retired *r = limbo; r && !found; r = r->next)
+    for (ic_epoch_node *r = limbo; r && !found; r = r->next)
         found = r->tag <= tag;
     for (destroying_batch *b = destroying; b && !found; b = b->next)
         found = b->oldest_tag <= tag;

@@ -6,7 +6,7 @@
  * In short:
  *
  *   reader:  ic_epoch_enter(); p = load_acquire(shared); ... use *p ...; ic_epoch_exit();
- *   writer:  (under its own lock) publish a new version; ic_epoch_retire(old, free_fn);
+ *   writer:  (under its own lock) publish a new version; ic_epoch_retire(&old->node, old, fn);
  *            (no lock held) ic_epoch_synchronize() when it must know no reader still runs old
  *            code; reclamation happens in ic_epoch_reclaim().
  *
@@ -122,11 +122,24 @@ static inline bool ic_epoch_in_section(void)
  */
 IC_PRIVATE void ic_epoch_synchronize(void);
 
+/* What the reclaimer keeps of one retired object until it destroys it: embedded in the object
+ * (allocated with it), so that retiring allocates nothing and cannot fail. Hot paths retire: a
+ * hook removing itself from inside its call, the teardown of a deallocated object. */
+typedef struct ic_epoch_node {
+    struct ic_epoch_node *next; /* the limbo list; guarded by limbo_lock */
+    void (*destroy)(void *object);
+    void *object;
+    uint64_t tag; /* the epoch it was retired in */
+} ic_epoch_node;
+
 /*
- * Hands `object` to the reclaimer: `destroy(object)` runs once no reader section that began
- * before this call is still running. Call after unpublishing `object`. Never blocks on readers.
+ * Hands `object` to the reclaimer through `node`, a node inside it (or inside memory that lives
+ * as long): `destroy(object)` runs once no reader section that began before this call is still
+ * running, and may free the node with the object. Call after unpublishing `object`; a node is
+ * retired at most once. Never blocks on readers, never allocates, so it cannot fail; callable
+ * under any runtime lock (it takes limbo_lock, a leaf) and from inside a section.
  */
-IC_PRIVATE void ic_epoch_retire(void *object, void (*destroy)(void *object));
+IC_PRIVATE void ic_epoch_retire(ic_epoch_node *node, void *object, void (*destroy)(void *object));
 
 /* Destroys the retired objects that no reader can still see. Never blocks on readers. Does
  * nothing when called from inside a section (see epoch.c). */

@@ -58,7 +58,11 @@ ic_class *ic_interception_subclass_locked(ic_class *original, ic_status *status)
         return NULL;
     }
     ic_fake_class *record = calloc(1, sizeof *record);
-    ic_class *sub = record ? ic_class_allocate(name, original, 0) : NULL;
+    if (!record) {
+        *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting %s", original->name);
+        return NULL;
+    }
+    ic_class *sub = ic_class_allocate(name, original, 0);
     if (!sub) {
         free(record);
         *status = ic_error_status() == IC_ERR_DUPLICATE_CLASS
@@ -103,8 +107,11 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
     }
     const ic_signature *sig = ic_method_signature(method);
     if (!sig) {
-        *status = ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot intercept -[%s %s]: %s",
-                          original->name, sel->name, ic_error_message());
+        /* Out of memory parsing it is not the method's fault: report it as such. */
+        *status = ic_error_status() == IC_ERR_OUT_OF_MEMORY
+                      ? IC_ERR_OUT_OF_MEMORY
+                      : ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot intercept -[%s %s]: %s",
+                                original->name, sel->name, ic_error_message());
         return NULL;
     }
     if (ic_class_get_own_method(subclass, sel)) {

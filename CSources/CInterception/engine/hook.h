@@ -28,7 +28,9 @@ __attribute__((always_inline)) static inline bool ic_hook_entry_live(const ic_ob
                                                                      const ic_observer_entry *entry)
 {
     return IC_LIKELY(!atomic_load_explicit(&list->stale, memory_order_seq_cst)) ||
-           !atomic_load_explicit(&entry->observer->removed, memory_order_seq_cst);
+           !atomic_load_explicit(
+               &atomic_load_explicit(&entry->observer, memory_order_relaxed)->removed,
+               memory_order_seq_cst);
 }
 
 /* Calls one observer of `list` unless it was removed. */

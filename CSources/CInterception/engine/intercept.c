@@ -34,11 +34,32 @@ static ic_observer_token next_token = 1;
  * Retirement helpers (run by the epoch reclaimer, outside every lock)
  * ------------------------------------------------------------------------------------------- */
 
+ic_observer ic_observer_unlisted = {.removed = true};
+
 static void destroy_observer(void *p)
 {
     ic_observer *o = p;
     if (o->release) o->release(o->context);
     free(o);
+}
+
+static void retire_observer(ic_observer *o)
+{
+    ic_epoch_retire(&o->retire, o, destroy_observer);
+}
+
+/* How a republish retires the snapshot it replaced: allocated with the new snapshot, so a
+ * republish fails (cleanly) rather than publishing what it could not retire. */
+typedef struct retired_list {
+    ic_epoch_node node;
+    ic_observer_list *list;
+} retired_list;
+
+static void free_retired_list(void *p)
+{
+    retired_list *retired = p;
+    free(retired->list);
+    free(retired);
 }
 
 static void destroy_object_engine(void *p)
@@ -75,7 +96,8 @@ static ic_object_engine *object_engine_locked(ic_id obj, ic_side **side_out, ic_
  * epoch section); a replaced table is kept on a chain through this header, freed at teardown. */
 typedef struct table_box {
     struct table_box *previous;
-    ic_hook_table table; /* flexible: must be last */
+    ic_epoch_node retire; /* the teardown retires the newest box, its slots and older boxes */
+    ic_hook_table table;  /* flexible: must be last */
 } table_box;
 
 static table_box *box_of(const ic_hook_table *table)
@@ -141,11 +163,15 @@ static ic_status refuse_class_object(const ic_class *meta, ic_sel sel)
 
 /*
  * The object's slot for `sel`, with the interception in place and the object moved into its
- * interception subclass. Caller holds ic_intercept_lock.
+ * interception subclass (`*moved` tells whether this call moved it). What a failure leaves is
+ * invisible: the object stays where it was; records made on the way (the object's engine state
+ * and slot, the class's interception subclass and its method) are caches kept for the next
+ * request. Caller holds ic_intercept_lock.
  */
 static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
-                                    ic_object_engine **engine_out, ic_status *status)
+                                    ic_object_engine **engine_out, bool *moved, ic_status *status)
 {
+    *moved = false;
     ic_class *isa = ic_object_isa(obj);
     if (is_forbidden(sel)) {
         *status = ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
@@ -220,6 +246,7 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
         engine->original = original;
         engine->subclass = subclass;
         engine->in_subclass = true;
+        *moved = true;
         IC_COUNT(ic_class_engine_locked(original), intercepted_objects, 1);
     }
     *engine_out = engine;
@@ -240,40 +267,14 @@ static void restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
     /* If someone else moved the object meanwhile, leave it: the next prepare reports it. */
 }
 
-/* Publishes `slot`'s observers with `added` included or `removed` left out, in call order:
- * before, instead, after (each in the order added). Caller holds ic_intercept_lock. */
-static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_observer *removed)
+/* Publishes `list` (NULL: no observer left) as `slot`'s snapshot with its hints: `counts` are the
+ * live observers of each phase, in call order. Marks the snapshot it replaces stale and retires
+ * it through `retired` (allocated by the caller; NULL when there is none to retire). Caller holds
+ * ic_intercept_lock. */
+static void publish_locked(ic_hook_slot *slot, ic_observer_list *list, const uint32_t counts[3],
+                           retired_list *retired)
 {
-    static const ic_hook_position order[3] = {IC_HOOK_BEFORE, IC_HOOK_INSTEAD, IC_HOOK_AFTER};
     ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
-    uint32_t old_counts[3] = {old ? old->before_count : 0, old ? old->instead_count : 0,
-                              old ? old->after_count : 0};
-    uint32_t total = old_counts[0] + old_counts[1] + old_counts[2];
-    ic_observer_list *list =
-        ic_engine_calloc_line(sizeof *list + (total + 1) * sizeof(ic_observer_entry));
-    if (!list) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
-    uint32_t n = 0, begin = 0, counts[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++) {
-        for (uint32_t i = begin; i < begin + old_counts[k]; i++) {
-            /* Also drops an observer whose earlier removal could not republish (no memory). */
-            if (old->items[i].observer == removed ||
-                atomic_load_explicit(&old->items[i].observer->removed, memory_order_relaxed))
-                continue;
-            list->items[n++] = old->items[i];
-            counts[k]++;
-        }
-        begin += old_counts[k];
-        if (added && added->phase == order[k]) {
-            list->items[n++] = (ic_observer_entry){added, added->fn, added->call_context};
-            counts[k]++;
-        }
-    }
-    list->before_count = counts[0];
-    list->instead_count = counts[1];
-    list->after_count = counts[2];
-    list->direct_level = slot->reextend_arguments ? 0 : counts[1];
-    list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
-    atomic_init(&list->stale, false);
     /* No longer current: a call still holding it checks its observers' `removed` flags. */
     if (old) atomic_store_explicit(&old->stale, true, memory_order_seq_cst);
     atomic_store_explicit(&slot->list, list, memory_order_release);
@@ -281,8 +282,98 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
     atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
     atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
-    if (old) ic_epoch_retire(old, free);
+    if (old) {
+        retired->list = old;
+        ic_epoch_retire(&retired->node, retired, free_retired_list);
+    }
+}
+
+/* Publishes `slot`'s observers with `added` included or `removed` left out, in call order:
+ * before, instead, after (each in the order added); also drops the entries earlier removals took
+ * out in place. Allocates the new snapshot and the node that retires the old one. Caller holds
+ * ic_intercept_lock; on failure nothing changed. */
+static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_observer *removed)
+{
+    static const ic_hook_position order[3] = {IC_HOOK_BEFORE, IC_HOOK_INSTEAD, IC_HOOK_AFTER};
+    ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    uint32_t old_counts[3] = {old ? old->before_count : 0, old ? old->instead_count : 0,
+                              old ? old->after_count : 0};
+    uint32_t total = old_counts[0] + old_counts[1] + old_counts[2];
+    uint32_t live = added ? 1 : 0;
+    for (uint32_t i = 0; i < total; i++) {
+        ic_observer *o = atomic_load_explicit(&old->items[i].observer, memory_order_relaxed);
+        /* Removed: the one leaving now, or one an earlier removal took out in place. */
+        if (o != removed && !atomic_load_explicit(&o->removed, memory_order_relaxed)) live++;
+    }
+    ic_observer_list *list =
+        live ? ic_engine_calloc_line(sizeof *list + live * sizeof(ic_observer_entry)) : NULL;
+    retired_list *retired = old ? malloc(sizeof *retired) : NULL;
+    if ((live && !list) || (old && !retired)) {
+        free(list);
+        free(retired);
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory updating observers");
+    }
+    uint32_t n = 0, begin = 0, counts[3] = {0, 0, 0};
+    for (int k = 0; list && k < 3; k++) {
+        for (uint32_t i = begin; i < begin + old_counts[k]; i++) {
+            ic_observer *o = atomic_load_explicit(&old->items[i].observer, memory_order_relaxed);
+            if (o == removed || atomic_load_explicit(&o->removed, memory_order_relaxed)) continue;
+            atomic_init(&list->items[n].observer, o);
+            list->items[n].fn = old->items[i].fn;
+            list->items[n].call_context = old->items[i].call_context;
+            n++;
+            counts[k]++;
+        }
+        begin += old_counts[k];
+        if (added && added->phase == order[k]) {
+            atomic_init(&list->items[n].observer, added);
+            list->items[n].fn = added->fn;
+            list->items[n].call_context = added->call_context;
+            n++;
+            counts[k]++;
+        }
+    }
+    if (list) {
+        list->before_count = counts[0];
+        list->instead_count = counts[1];
+        list->after_count = counts[2];
+        list->direct_level = slot->reextend_arguments ? 0 : counts[1];
+        list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
+        atomic_init(&list->stale, false);
+    }
+    publish_locked(slot, list, counts, retired);
     return IC_OK;
+}
+
+/* Takes `removed` (already marked removed, its snapshot marked stale) out of `slot`'s current
+ * snapshot without a new one: its entries point at ic_observer_unlisted from now on, and the
+ * hints count only the observers left (with none left, calls skip the slot altogether). What a
+ * removal does from inside a call (a hooked call allocates nothing) or when memory for a new
+ * snapshot runs out: it allocates nothing and cannot fail. The snapshot stays published, stale,
+ * until the slot's next republish drops its unlisted entries, or its object's teardown frees it.
+ * Caller holds ic_intercept_lock. */
+static void unlist_in_place_locked(ic_hook_slot *slot, ic_observer *removed)
+{
+    ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    if (!list) return;
+    uint32_t bounds[3] = {list->before_count, list->before_count + list->instead_count,
+                          list->before_count + list->instead_count + list->after_count};
+    uint32_t counts[3] = {0, 0, 0};
+    for (uint32_t i = 0, k = 0; i < bounds[2]; i++) {
+        while (i >= bounds[k])
+            k++;
+        ic_observer *o = atomic_load_explicit(&list->items[i].observer, memory_order_relaxed);
+        if (o == removed) {
+            atomic_store_explicit(&list->items[i].observer, &ic_observer_unlisted,
+                                  memory_order_relaxed);
+            continue;
+        }
+        if (!atomic_load_explicit(&o->removed, memory_order_relaxed)) counts[k]++;
+    }
+    atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
+    atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
+    atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
+    atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
 }
 
 /* The call-observer function of a "before dealloc" observer: its context is the observer. */
@@ -300,7 +391,7 @@ static ic_observer *new_observer(ic_hook_position phase, ic_observer_fn fn,
 {
     ic_observer *o = calloc(1, sizeof *o);
     if (o) {
-        o->phase = phase;
+        o->phase = (uint8_t)phase;
         o->fn = fn ? fn : dealloc_adapter;
         o->call_context = fn ? context : o;
         atomic_init(&o->fired, false);
@@ -320,21 +411,25 @@ static bool register_locked(ic_observer *o)
 }
 
 /* Intercepts `sel` on `obj` and adds `o` (phase and callback set) to the object's slot: registry,
- * snapshot, counts. Caller holds ic_intercept_lock; on failure nothing is left registered. */
+ * snapshot, counts. Caller holds ic_intercept_lock; on failure nothing is left registered and an
+ * object this call moved is moved back. */
 static ic_status attach_locked(ic_observer *o, ic_id obj, ic_sel sel)
 {
     ic_status status = IC_OK;
     ic_object_engine *engine;
-    ic_hook_slot *slot = prepare_locked(obj, sel, 0, &engine, &status);
+    bool moved;
+    ic_hook_slot *slot = prepare_locked(obj, sel, 0, &engine, &moved, &status);
     if (!slot) return status;
-    if (!register_locked(o))
-        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
     o->slot = slot;
     o->engine = engine;
     o->counted_class = engine->original;
-    status = republish_locked(slot, o, NULL);
-    if (status != IC_OK) {
+    if (!register_locked(o)) {
+        status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    } else if ((status = republish_locked(slot, o, NULL)) != IC_OK) {
         ic_map_remove(&registry, (uintptr_t)o->token);
+    }
+    if (status != IC_OK) {
+        if (moved) restore_if_unobserved_locked(obj, engine);
         return status;
     }
     engine->observer_count++;
@@ -353,8 +448,9 @@ ic_status ic_intercept_prepare_with_options(ic_id obj, ic_sel sel, uint32_t opti
                        !obj ? "object" : "selector");
     ic_status status = IC_OK;
     ic_object_engine *engine;
+    bool moved;
     ic_lock(&ic_intercept_lock);
-    ic_hook_slot *slot = prepare_locked(obj, sel, options, &engine, &status);
+    ic_hook_slot *slot = prepare_locked(obj, sel, options, &engine, &moved, &status);
     ic_unlock(&ic_intercept_lock);
     return slot ? IC_OK : status;
 }
@@ -433,12 +529,16 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
                 status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
             }
         }
+        ic_class *counted = engine && engine->in_subclass ? engine->original : ic_object_isa(obj);
+        /* The counting class's record is made now, so the removal and the teardown, which must
+         * not fail, find it. */
+        if (engine && status == IC_OK && !ic_class_engine_locked(counted))
+            status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
         if (engine && status == IC_OK && !register_locked(o))
             status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
         if (engine && status == IC_OK) {
             o->engine = engine;
             engine->deallocated[engine->deallocated_count++] = o;
-            ic_class *counted = engine->in_subclass ? engine->original : ic_object_isa(obj);
             o->counted_class = counted;
             IC_COUNT(ic_class_engine_locked(counted), live_observers, 1);
         }
@@ -463,35 +563,40 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
     }
     atomic_store_explicit(&o->removed, true, memory_order_seq_cst);
     /* Calls check `removed` only in stale snapshots (hook.h, ic_hook_entry_live): mark the one
-     * listing it stale now, before anything can wait, even if republishing fails below. */
+     * listing it stale now, before anything can wait. */
     ic_observer_list *listed =
         o->slot ? atomic_load_explicit(&o->slot->list, memory_order_relaxed) : NULL;
     if (listed) atomic_store_explicit(&listed->stale, true, memory_order_seq_cst);
     /* Registered, so its object's teardown has not released the engine state (nor the slots).
      * Unpublish it even if the object is gone (`dead`): the teardown collects the observers
-     * still listed, and must never find one that this removal may free. */
-    ic_object_engine *engine = o->engine;
-    if (o->class_hook) {
-        republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
+     * still listed, and must never find one that this removal may free. From inside a call
+     * (a one-shot hook, a hook removing itself) nothing is allocated: the entry is taken out of
+     * the snapshot in place; from outside, a compact snapshot is published if memory allows. */
+    ic_object_engine *engine = o->class_wide ? NULL : o->engine;
+    if (o->slot) {
+        if (ic_epoch_in_section() || republish_locked(o->slot, NULL, o) != IC_OK)
+            unlist_in_place_locked(o->slot, o);
+    }
+    if (o->class_wide) {
         if (atomic_load_explicit(&o->slot->observed, memory_order_relaxed) == 0)
             ic_class_hook_uninstall_locked(o->class_hook);
     } else if (o->slot) {
-        republish_locked(o->slot, NULL, o); /* on failure `removed` still silences it */
         engine->observer_count--;
         restore_if_unobserved_locked((ic_id)o->object, engine); /* not once it is dead */
     } else {
         for (size_t i = 0; i < engine->deallocated_count; i++) {
-            if (engine->deallocated[i] == o) {
-                engine->deallocated[i] = engine->deallocated[--engine->deallocated_count];
-                break;
-            }
+            if (engine->deallocated[i] != o) continue;
+            /* Once dead, the teardown is walking the list: leave the others where they are. */
+            engine->deallocated[i] =
+                engine->dead ? NULL : engine->deallocated[--engine->deallocated_count];
+            break;
         }
     }
     IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);
     ic_unlock(&ic_intercept_lock);
 
     ic_epoch_synchronize(); /* no other thread is in (or about to enter) one of its calls */
-    ic_epoch_retire(o, destroy_observer);
+    retire_observer(o);
     ic_epoch_reclaim();
     return IC_OK;
 }
@@ -597,6 +702,7 @@ ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, ui
         status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
     else if (hook) {
         o->slot = &hook->slot;
+        o->class_wide = true;
         o->class_hook = hook;
         o->counted_class = cls;
         status = republish_locked(&hook->slot, o, NULL);
@@ -686,21 +792,21 @@ ic_status ic_intercept_get_class_counters(const ic_class *cls, ic_intercept_coun
  * Teardown: the object's memory is gone (called from the root dealloc through the side record)
  * ------------------------------------------------------------------------------------------- */
 
+/* Frees an object's hook tables (the newest, `p`, and every older one it chains to), with the
+ * slots (every slot is in the newest table) and their last snapshots. */
 static void free_hook_tables(void *p)
 {
     table_box *box = p;
+    for (uint32_t s = 0; s < box->table.count; s++) {
+        ic_hook_slot *slot = box->table.slots[s];
+        free(atomic_load_explicit(&slot->list, memory_order_relaxed));
+        free(slot);
+    }
     while (box) {
         table_box *previous = box->previous;
         free(box);
         box = previous;
     }
-}
-
-static void free_slot(void *p)
-{
-    ic_hook_slot *slot = p;
-    free(atomic_load_explicit(&slot->list, memory_order_relaxed));
-    free(slot);
 }
 
 /* Before the object's memory is freed: from here on no removal touches the object. */
@@ -713,55 +819,53 @@ static void engine_object_dying(ic_side *side, ic_id obj)
     ic_unlock(&ic_intercept_lock);
 }
 
-/* After the object's memory was freed. */
+/* Unregisters `o` if it still is (else a concurrent removal owns it) and retires it. Caller holds
+ * ic_intercept_lock and is inside a section (a removal that claimed `o` waits for it). */
+static void take_observer_locked(ic_observer *o)
+{
+    if (!o || ic_map_get(&registry, (uintptr_t)o->token) != o) return;
+    ic_map_remove(&registry, (uintptr_t)o->token);
+    IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);
+    retire_observer(o); /* the reclaimer releases its context */
+}
+
+/* After the object's memory was freed. Allocates nothing (a deallocation must not need memory):
+ * it walks the object's own lists instead of collecting them, and retires through the nodes the
+ * records carry. */
 static void engine_object_freed(ic_side *side, const void *address)
 {
     ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
     ic_object_engine *engine = side->engine;
     if (!engine && !table) return;
 
-    /* One section from collecting the observers until they are unregistered: a removal that
-     * claims one of them meanwhile waits for it before freeing the observer (a removal made
-     * before step 1 has unlisted it). */
+    /* One section from reading the observers until they are unregistered: a removal that claims
+     * one of them meanwhile waits for it before freeing the observer. */
     uint64_t outer_section = ic_epoch_enter();
 
-    /* 1. Take the "after dealloc" observers and every observer of the object's slots. */
-    ic_lock(&ic_intercept_lock);
-    size_t after_count = engine ? engine->deallocated_count : 0;
-    size_t total = after_count;
-    for (uint32_t s = 0; table && s < table->count; s++) {
-        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
-        total += list ? list->before_count + list->instead_count + list->after_count : 0;
+    /* 1. Fire "after dealloc" with no lock held, one at a time. They are still registered: a
+     *    removal may still claim one (it then sets its entry to NULL, since the object is
+     *    `dead`, and nothing can add one to a dead object). */
+    for (size_t i = 0; engine; i++) {
+        ic_lock(&ic_intercept_lock);
+        ic_observer *o = i < engine->deallocated_count ? engine->deallocated[i] : NULL;
+        bool more = i < engine->deallocated_count;
+        ic_unlock(&ic_intercept_lock);
+        if (!more) break;
+        if (o && !atomic_load_explicit(&o->removed, memory_order_seq_cst))
+            o->dealloc_fn((ic_id)address, o->context);
     }
-    ic_observer **observers = total ? malloc(total * sizeof *observers) : NULL;
-    if (total && !observers) ic_fatal("out of memory tearing down an intercepted object");
-    size_t n = 0;
-    for (size_t i = 0; i < after_count; i++)
-        observers[n++] = engine->deallocated[i];
+
+    /* 2. Unregister; whatever was still registered is ours to retire. Every registered observer
+     *    of a slot is in its current snapshot. */
+    ic_lock(&ic_intercept_lock);
+    for (size_t i = 0; engine && i < engine->deallocated_count; i++)
+        take_observer_locked(engine->deallocated[i]);
     for (uint32_t s = 0; table && s < table->count; s++) {
         ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
         for (uint32_t i = 0;
              list && i < list->before_count + list->instead_count + list->after_count; i++)
-            observers[n++] = list->items[i].observer;
-    }
-    ic_unlock(&ic_intercept_lock);
-
-    /* 2. Fire "after dealloc" with no lock held. They are still registered: a removal may
-     *    still claim them. */
-    for (size_t i = 0; i < after_count; i++)
-        if (!atomic_load_explicit(&observers[i]->removed, memory_order_seq_cst))
-            observers[i]->dealloc_fn((ic_id)address, observers[i]->context);
-
-    /* 3. Unregister; whatever was still registered is ours to free. */
-    size_t kept = 0;
-    ic_lock(&ic_intercept_lock);
-    for (size_t i = 0; i < n; i++) {
-        ic_observer *o = observers[i];
-        if (ic_map_get(&registry, (uintptr_t)o->token) != o)
-            continue; /* a concurrent removal owns it */
-        ic_map_remove(&registry, (uintptr_t)o->token);
-        IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);
-        observers[kept++] = o;
+            take_observer_locked(
+                atomic_load_explicit(&list->items[i].observer, memory_order_relaxed));
     }
     if (engine && engine->in_subclass) {
         IC_COUNT(ic_class_engine_locked(engine->original), intercepted_objects, (size_t)-1);
@@ -770,14 +874,9 @@ static void engine_object_freed(ic_side *side, const void *address)
     ic_unlock(&ic_intercept_lock);
     ic_epoch_exit(outer_section);
 
-    /* 4. Retire: observers (the reclaimer releases their contexts), slots, tables, state. */
-    for (size_t i = 0; i < kept; i++)
-        ic_epoch_retire(observers[i], destroy_observer);
-    for (uint32_t s = 0; table && s < table->count; s++)
-        ic_epoch_retire(table->slots[s], free_slot);
-    if (table) ic_epoch_retire(box_of(table), free_hook_tables);
-    if (engine) ic_epoch_retire(engine, destroy_object_engine);
-    free(observers);
+    /* 3. Retire the tables (with the slots and their snapshots) and the engine state. */
+    if (table) ic_epoch_retire(&box_of(table)->retire, box_of(table), free_hook_tables);
+    if (engine) ic_epoch_retire(&engine->retire, engine, destroy_object_engine);
     ic_epoch_reclaim();
 }
 

@@ -158,15 +158,19 @@ ic_property *ic_class_add_property(ic_class *cls, const char *name, const char *
         return NULL;
     }
     ic_lock(&ic_runtime_lock);
-    ic_property *p = ic_property_create_locked(cls, name, type, attributes, getter, setter);
+    /* Room in the list first: once the accessors are methods of the class, nothing may fail. */
+    ic_property *p = NULL;
+    if (!ic_class_reserve_property_locked(cls))
+        ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory declaring property \"%s\"", name);
+    else
+        p = ic_property_create_locked(cls, name, type, attributes, getter, setter);
     ic_status s = p ? IC_OK : ic_error_status();
     if (p && !(attributes & IC_PROPERTY_DYNAMIC)) s = synthesize_locked(p);
-    if (p && !s && !ic_class_append_property_locked(cls, p))
-        s = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory declaring property \"%s\"", name);
     if (p && s) {
         ic_property_discard_locked(p);
         p = NULL;
     }
+    if (p) ic_class_append_property_locked(cls, p);
     ic_unlock(&ic_runtime_lock);
     return p;
 }

@@ -38,7 +38,9 @@ static bool responds(ic_id obj, ic_sel sel)
     return sel && ic_class_responds_to(ic_object_isa(obj), sel);
 }
 
-/* "prefixKey" (key capitalized), or "key" + suffix, registered as a selector. */
+/* The selector "prefixKey" (key capitalized), or "key" + suffix, if it is registered (a method
+ * needs a registered selector, so an unregistered name has no method: resolving a key registers
+ * nothing and allocates nothing). */
 static ic_sel selector_for(const char *prefix, const char *key, const char *suffix)
 {
     char name[MAX_KEY + 8];
@@ -48,7 +50,7 @@ static ic_sel selector_for(const char *prefix, const char *key, const char *suff
     memcpy(name + p, key, k);
     memcpy(name + p + k, suffix, s + 1);
     if (p && name[p] >= 'a' && name[p] <= 'z') name[p] = (char)(name[p] - 'a' + 'A');
-    return ic_sel_register(name);
+    return ic_sel_lookup(name);
 }
 
 static const ic_property *declared_property(ic_id obj, const char *key)
@@ -222,7 +224,16 @@ ic_status ic_object_set_value_for_key(ic_id obj, const char *key, const char *ty
     key_access access;
     ic_status s = resolve_setter(obj, key, &access);
     if (!s) s = check_type(obj, key, &access.sig->args[2], type, size);
-    return s ? s : send_accessor(obj, &access, value, NULL);
+    if (s) return s;
+    /* A synthesized setter that cannot store (no memory for a string's copy or a weak
+     * reference's registration) keeps the old value and counts the failure: report it. */
+    unsigned failures = ic_property_store_failures();
+    s = send_accessor(obj, &access, value, NULL);
+    if (!s && ic_property_store_failures() != failures)
+        s = ic_fail(IC_ERR_OUT_OF_MEMORY,
+                    "out of memory setting key \"%s\" of \"%s\": the value was not stored", key,
+                    ic_object_isa(obj)->name);
+    return s;
 }
 
 const char *ic_object_value_type_for_key(ic_id obj, const char *key)

@@ -27,6 +27,9 @@
  * Removal: ic_hook_remove returns once no call of the hook can still be running on another
  * thread. When an object's last hook or observer goes, it moves back to its class and its calls
  * cost what they cost before. The IC_HOOK_ONE_SHOT option removes a hook after its first call.
+ * Removal never fails for lack of memory (ic_intercept.h, "Memory"): what it needs is reserved
+ * when the hook is added, and a removal from inside a call (a one-shot hook, a hook removing
+ * itself) allocates nothing at all; so the last hook of a class always gives its method back.
  *
  * Thread safety: every function may be called from any thread while hooked calls are in flight.
  * Hooked calls take no lock and allocate nothing.
@@ -88,7 +91,8 @@ IC_EXPORT ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position posit
  * A metaclass as `cls` hooks a class method.
  * Errors: IC_ERR_INVALID_ARGUMENT (NULL, unknown position or option, an unregistered class or an
  * interception subclass), IC_ERR_FORBIDDEN_SELECTOR (as ic_hook_object), IC_ERR_METHOD_NOT_FOUND,
- * IC_ERR_UNSUPPORTED_SIGNATURE, IC_ERR_OUT_OF_MEMORY, IC_ERR_FFI.
+ * IC_ERR_UNSUPPORTED_SIGNATURE, IC_ERR_OUT_OF_MEMORY, IC_ERR_FFI. On any error the class's
+ * method is as it was.
  */
 IC_EXPORT ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position,
                                   uint32_t options, ic_observer_fn fn, void *context,
@@ -102,7 +106,8 @@ IC_EXPORT ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel);
 
 /* Removes a hook (the same as ic_intercept_remove_observer). When it returns the hook is not
  * running on another thread and will not be called again; removed from inside a call, the calls
- * already on this thread's stack finish. Errors: IC_ERR_OBSERVER_NOT_FOUND. */
+ * already on this thread's stack finish. Needs no memory (above). Errors:
+ * IC_ERR_OBSERVER_NOT_FOUND. */
 IC_EXPORT ic_status ic_hook_remove(ic_observer_token token);
 
 /*

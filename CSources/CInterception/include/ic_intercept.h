@@ -19,6 +19,15 @@
  *
  * Thread safety: every function may be called from any thread while intercepted calls are in
  * flight. Calls take no lock and allocate nothing. See docs/ARCHITECTURE.md.
+ *
+ * Memory: adding an observer reserves what its removal and its object's death need (the records
+ * carry their own reclamation nodes: 32 bytes per intercepted object and per intercepted selector
+ * of an object; an observer's fits in its record), so a removal never fails and needs no memory,
+ * and releasing an intercepted object needs none either. Only the operations that add (prepare, add
+ * an observer or a dealloc observer) can run out of memory: then they fail with
+ * IC_ERR_OUT_OF_MEMORY and change nothing (the object stays where it was, no counter moves); what
+ * they made on the way for the class (its interception subclass and method) is kept for the next
+ * request.
  */
 #ifndef IC_INTERCEPT_H
 #define IC_INTERCEPT_H
@@ -101,6 +110,10 @@ IC_EXPORT ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_pha
  * Removes an observer. When it returns, the observer is not running on any other thread and will
  * not be called again (if called from inside an observer on this thread, the calls already on
  * this thread's stack finish). Do not call it while holding a lock that the observer takes.
+ * Cannot fail for lack of memory: from inside a call it allocates nothing; from outside it
+ * publishes a compact snapshot of the remaining observers if it can allocate one, else takes the
+ * observer out of the current one in place (calls then check each remaining observer until the
+ * next change of the method's observers).
  * Errors: IC_ERR_OBSERVER_NOT_FOUND (unknown token, removed already, or its object was
  * deallocated: its observers went with it).
  */

@@ -28,7 +28,10 @@ IC_EXTERN_C_BEGIN
  *   an invocation and sends forwardInvocation:);
  * - otherwise doesNotRecognizeSelector: is sent (the root traps, naming class and selector); if an
  *   override returns, ic_nil_imp is returned.
- * Thread-safe; lock-free when cached.
+ * Thread-safe; lock-free when cached. A cached lookup allocates nothing; a miss caches the IMP
+ * (the class's dispatch-table page is allocated by its first miss: out of memory, the IMP is
+ * returned uncached). The first forwarded send of a (class, selector, signature) makes its
+ * forwarding closure: a send has no error to return, so running out of memory there traps.
  */
 IC_EXPORT ic_imp ic_msg_lookup(ic_id receiver, ic_sel sel);
 

@@ -22,7 +22,8 @@ IC_EXTERN_C_BEGIN
 
 /*
  * Creates an instance of `cls`, zeroed, with a reference count of 1 (the caller owns it).
- * `init` is not sent; send it yourself if your classes use it.
+ * `init` is not sent; send it yourself if your classes use it. With zombies on, makes the class's
+ * zombie class first if it has none (see ic_zombies_set_enabled).
  * Errors: NULL with IC_ERR_INVALID_ARGUMENT (also for an interception subclass, a zombie class
  * or a metaclass), IC_ERR_CLASS_NOT_REGISTERED, IC_ERR_OUT_OF_MEMORY.
  */
@@ -35,10 +36,11 @@ IC_EXPORT ic_class *ic_object_get_class(ic_id obj);
 
 /*
  * Moves `obj` to class `cls` atomically and returns the previous class. `cls` must be registered
- * and its instances must fit in the object's allocation.
+ * and its instances must fit in the object's allocation. With zombies on, makes the class's
+ * zombie class first if it has none (see ic_zombies_set_enabled).
  * Errors: NULL with IC_ERR_INVALID_ARGUMENT (also for a class object, which keeps its metaclass,
  * and for a metaclass as `cls`), IC_ERR_CLASS_NOT_REGISTERED, IC_ERR_INCOMPATIBLE_CLASS (instance
- * size larger than the object's allocation).
+ * size larger than the object's allocation), IC_ERR_OUT_OF_MEMORY (zombies on only).
  */
 IC_EXPORT ic_class *ic_object_set_class(ic_id obj, ic_class *cls);
 
@@ -75,7 +77,9 @@ IC_EXPORT void *ic_object_storage_for_class(ic_id obj, const ic_class *cls);
 IC_EXPORT ic_id ic_retain(ic_id obj);
 
 /* -1; at zero the object is deallocated (see above). NULL is ignored. Sends `release` if a class
- * in the chain overrides it. Traps on a release of an object whose count is already zero. */
+ * in the chain overrides it. Traps on a release of an object whose count is already zero.
+ * Deallocation needs no memory, also for an intercepted or hooked object (ic_intercept.h) and
+ * with zombies on (below). */
 IC_EXPORT void ic_release(ic_id obj);
 
 /* The current reference count. While the object is deallocating it counts only the retains
@@ -107,8 +111,13 @@ IC_EXPORT size_t ic_object_live_count(void);
  * ------------------------------------------------------------------------------------------- */
 
 /* Turns zombies on or off for objects deallocated from now on (objects already zombies stay
- * zombies). Overrides IC_ZOMBIES. Thread-safe. */
-IC_EXPORT void ic_zombies_set_enabled(bool enabled);
+ * zombies). Overrides IC_ZOMBIES. Thread-safe.
+ * Turning them on makes the zombie class of every registered class now (about 2.3 KB each), and
+ * creating an instance or moving an object to a class (ic_class_create_instance,
+ * ic_object_set_class) while they are on makes that class's if it has none: so a deallocation
+ * never needs memory and always keeps its zombie.
+ * Errors: IC_ERR_OUT_OF_MEMORY (zombies stay as they were). */
+IC_EXPORT ic_status ic_zombies_set_enabled(bool enabled);
 
 /* Whether deallocated objects become zombies. */
 IC_EXPORT bool ic_zombies_enabled(void);
@@ -207,7 +216,8 @@ static inline void ic_autorelease_pool_drain(size_t mark)
 
 /*
  * Stores `value` (may be NULL) into the weak location `location` and (re)registers the location.
- * Storing a deallocating object stores NULL and returns IC_ERR_DEALLOCATING.
+ * Storing a deallocating object stores NULL and returns IC_ERR_DEALLOCATING. Out of memory, the
+ * location keeps its previous value (still registered).
  * Errors: IC_ERR_INVALID_ARGUMENT (location NULL), IC_ERR_DEALLOCATING, IC_ERR_OUT_OF_MEMORY.
  */
 IC_EXPORT ic_status ic_weak_store(ic_id *location, ic_id value);

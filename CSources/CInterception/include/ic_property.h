@@ -18,8 +18,12 @@
  *   `@` weak        a zeroing weak reference (ic_weak_store): reads NULL once the value starts
  *                   deallocating; the getter returns the object +0 but parked in the calling
  *                   thread's autorelease pool (ic_autorelease), so it stays alive until that
- *                   pool pops even if its last strong reference goes meanwhile
- *   `*` copy        the setter stores a malloc'ed copy of the C string (NULL stays NULL)
+ *                   pool pops even if its last strong reference goes meanwhile (a pool that cannot
+ *                   grow traps, ic_autorelease); the setter keeps the old reference when
+ *                   registering the new one runs out of memory (reported as for `*` copy)
+ *   `*` copy        the setter stores a malloc'ed copy of the C string (NULL stays NULL); out of
+ *                   memory for the copy, it keeps the old string and records IC_ERR_OUT_OF_MEMORY
+ *                   (a setter returns nothing: ic_object_set_value_for_key reports it)
  *   anything else   the bytes are copied (`*` without copy stores the pointer)
  * At the owner's dealloc, retained and copied objects are released, copied strings freed and weak
  * references unregistered (before the memory is freed, after associated objects are released).
@@ -69,7 +73,9 @@ typedef enum ic_property_attribute {
  * IC_ERR_PROPERTY_EXISTS (the class itself already declares `name`),
  * IC_ERR_CLASS_ALREADY_REGISTERED (a synthesized property on a registered class),
  * IC_ERR_METHOD_EXISTS (the class itself already has a synthesized accessor's selector),
- * IC_ERR_LIMIT (instances too large), IC_ERR_OUT_OF_MEMORY.
+ * IC_ERR_LIMIT (instances too large), IC_ERR_OUT_OF_MEMORY. On any error the class is as it was
+ * (no property, accessor or slot; the accessor selectors may stay registered, as selectors are
+ * interned for good).
  */
 IC_EXPORT ic_property *ic_class_add_property(ic_class *cls, const char *name, const char *type,
                                              unsigned attributes, const char *getter,
@@ -115,6 +121,7 @@ IC_EXPORT ic_class *ic_property_class(const ic_property *property);
  *
  * `type` is the caller's type encoding of the value and must be the key's type exactly (after
  * normalization); `size` is the size of the caller's buffer, at least the type's size.
+ * Resolving a key allocates nothing (the accessor selectors are looked up, never registered).
  * ------------------------------------------------------------------------------------------- */
 
 /*
@@ -133,7 +140,9 @@ IC_EXPORT ic_status ic_object_copy_value_for_key(ic_id obj, const char *key, con
  * Sets `key` to the value at `value` (`size` bytes of type `type`) by sending its setter.
  * Errors: IC_ERR_INVALID_ARGUMENT (NULL obj, key, type or value; `size` too small),
  * IC_ERR_UNKNOWN_KEY (no setter: unknown key), IC_ERR_READONLY_KEY (a readonly property),
- * IC_ERR_SIGNATURE_MISMATCH, IC_ERR_MALFORMED_ENCODING, IC_ERR_OUT_OF_MEMORY.
+ * IC_ERR_SIGNATURE_MISMATCH, IC_ERR_MALFORMED_ENCODING, IC_ERR_OUT_OF_MEMORY (also when a
+ * synthesized setter ran but could not store: a copied string or a weak reference it had no
+ * memory for; the old value stays).
  */
 IC_EXPORT ic_status ic_object_set_value_for_key(ic_id obj, const char *key, const char *type,
                                                 const void *value, size_t size);

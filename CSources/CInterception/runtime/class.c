@@ -31,6 +31,15 @@ ic_class *ic_class_named_locked(const char *name)
     return ic_map_get(&classes, (uintptr_t)name);
 }
 
+bool ic_class_each_locked(bool (*fn)(ic_class *cls, void *context), void *context)
+{
+    /* Without a rehash, an insertion only fills an empty bucket: the walk by index stays valid. */
+    if (!ic_map_reserve(&classes, classes.count)) return false;
+    for (size_t i = 0; i < classes.capacity; i++)
+        if (classes.entries[i].key && !fn(classes.entries[i].value, context)) return false;
+    return true;
+}
+
 /* Writes the object header of a class record: its class is `isa`, its count 1 for good (the
  * root metaclass's retain and release are no-ops), no storage. */
 static void init_class_object(ic_class *cls, ic_class *isa)

@@ -160,6 +160,13 @@ IC_PRIVATE ic_status ic_class_register_locked(ic_class *cls);
 /* The registered or allocated class named `name`. Caller holds ic_runtime_lock. */
 IC_PRIVATE ic_class *ic_class_named_locked(const char *name);
 
+/* Calls `fn(cls, context)` for every class of the name table (allocated or registered; not
+ * metaclasses), until one returns false; returns false then, or if memory runs out first. `fn`
+ * may allocate up to one class per call: room for that many is made before the walk, so the
+ * walk sees every class that was there (and maybe some it added). Caller holds
+ * ic_runtime_lock. */
+IC_PRIVATE bool ic_class_each_locked(bool (*fn)(ic_class *cls, void *context), void *context);
+
 /* Creates the root class (ic_runtime_init). */
 IC_PRIVATE void ic_root_class_init(void);
 

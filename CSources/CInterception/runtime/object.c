@@ -56,6 +56,8 @@ ic_id ic_class_create_instance(ic_class *cls)
                     : "an interception subclass");
         return NULL;
     }
+    /* With zombies on, its zombie class now, so that its deallocation needs no memory. */
+    if (ic_zombie_prepare(cls) != IC_OK) return NULL;
     size_t size = IC_ALIGN_UP(cls->instance_size, 16);
     struct ic_object *obj = calloc(1, size);
     if (!obj) {
@@ -116,6 +118,7 @@ ic_class *ic_object_set_class(ic_id obj, ic_class *cls)
                 ic_object_isa(obj)->name, obj->alloc_size, cls->name, cls->instance_size);
         return NULL;
     }
+    if (ic_zombie_prepare(ic_object_counting_class(cls)) != IC_OK) return NULL;
     ic_class *old = atomic_exchange_explicit(&obj->isa, cls, memory_order_acq_rel);
     /* The object now counts for its new class (interception subclasses fold into theirs). */
     ic_class *from = ic_object_counting_class(old), *to = ic_object_counting_class(cls);

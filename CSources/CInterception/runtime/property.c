@@ -175,27 +175,34 @@ ic_property *ic_property_create_locked(ic_class *cls, const char *name, const ch
                 (size_t)IC_MAX_INSTANCE_SIZE);
         return NULL;
     }
-    ic_property *p = calloc(1, sizeof *p);
-    char *name_copy = strdup(name);
-    char *type_copy = strdup(sig->ret.encoding);
+    /* The accessor selectors first: they are interned for good (a failure below leaves them
+     * registered, which nothing can observe but ic_sel_count). */
     char *setter_name = (attributes & IC_PROPERTY_READONLY) ? NULL
                         : setter                            ? strdup(setter)
                                                             : default_setter_name(name);
     bool setter_ok = (attributes & IC_PROPERTY_READONLY) || setter_name;
-    if (!p || !name_copy || !type_copy || !setter_ok) {
+    ic_sel getter_sel = setter_ok ? ic_sel_register(getter ? getter : name) : NULL;
+    ic_sel setter_sel = getter_sel && setter_name ? ic_sel_register(setter_name) : NULL;
+    free(setter_name);
+    ic_property *p = NULL;
+    char *name_copy = NULL, *type_copy = NULL;
+    if (getter_sel && (setter_sel || (attributes & IC_PROPERTY_READONLY))) {
+        p = calloc(1, sizeof *p);
+        name_copy = strdup(name);
+        type_copy = strdup(sig->ret.encoding);
+    }
+    if (!p || !name_copy || !type_copy) {
         free(p);
         free(name_copy);
         free(type_copy);
-        free(setter_name);
         ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory declaring property \"%s\"", name);
         return NULL;
     }
     p->name = name_copy;
     p->type = type_copy;
     p->attributes = attributes;
-    p->getter = ic_sel_register(getter ? getter : name);
-    p->setter = setter_name ? ic_sel_register(setter_name) : NULL;
-    free(setter_name);
+    p->getter = getter_sel;
+    p->setter = setter_sel;
     p->owner = cls;
     p->slot = slot_kind(&sig->ret, attributes);
     p->size = sig->ret.size;
@@ -214,17 +221,20 @@ void ic_property_discard_locked(ic_property *p)
     free(p);
 }
 
-bool ic_class_append_property_locked(ic_class *cls, ic_property *p)
+bool ic_class_reserve_property_locked(ic_class *cls)
 {
-    if (cls->property_count == cls->property_capacity) {
-        size_t capacity = cls->property_capacity ? cls->property_capacity * 2 : 4;
-        ic_property **grown = realloc(cls->properties, capacity * sizeof *grown);
-        if (!grown) return false;
-        cls->properties = grown;
-        cls->property_capacity = capacity;
-    }
-    cls->properties[cls->property_count++] = p;
+    if (cls->property_count < cls->property_capacity) return true;
+    size_t capacity = cls->property_capacity ? cls->property_capacity * 2 : 4;
+    ic_property **grown = realloc(cls->properties, capacity * sizeof *grown);
+    if (!grown) return false;
+    cls->properties = grown;
+    cls->property_capacity = capacity;
     return true;
+}
+
+void ic_class_append_property_locked(ic_class *cls, ic_property *p)
+{
+    cls->properties[cls->property_count++] = p;
 }
 
 ic_property *ic_class_property_locked(const ic_class *cls, const char *name)
@@ -468,6 +478,14 @@ bool ic_property_load_owned(ic_id obj, const ic_property *p, void *out)
     }
 }
 
+/* Stores on this thread that could not store (ic_property_store_failures). */
+static _Thread_local unsigned store_failures;
+
+unsigned ic_property_store_failures(void)
+{
+    return store_failures;
+}
+
 /* Swaps a pointer slot under its stripe and returns the old value. */
 static void *swap_pointer(void *slot, void *value)
 {
@@ -500,12 +518,18 @@ void ic_property_store(ic_id obj, const ic_property *p, const void *value)
         break;
     }
     case IC_SLOT_OBJECT_WEAK:
-        (void)ic_weak_store(slot, *(ic_id const *)value);
+        /* Out of memory leaves the old reference (ic_weak_store); storing a deallocating object
+         * stores NULL, as a weak reference to it reads anyway. */
+        if (ic_weak_store(slot, *(ic_id const *)value) == IC_ERR_OUT_OF_MEMORY) store_failures++;
         break;
     case IC_SLOT_STRING_COPY: {
         const char *s = *(const char *const *)value;
         char *copy = s ? strdup(s) : NULL;
-        if (s && !copy) ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory copying a string property");
+        if (s && !copy) {
+            store_failures++; /* the old string stays */
+            ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory copying a string property");
+            break;
+        }
         free(swap_pointer(slot, copy));
         break;
     }

@@ -52,8 +52,13 @@ IC_PRIVATE ic_property *ic_property_create_locked(ic_class *cls, const char *nam
                                                   unsigned attributes, const char *getter,
                                                   const char *setter);
 
-/* Appends the record to the class's list. Caller holds ic_runtime_lock. */
-IC_PRIVATE bool ic_class_append_property_locked(ic_class *cls, ic_property *property);
+/* Makes room for one more property in the class's list (false: out of memory), so that the
+ * append after the accessors were added cannot fail. Caller holds ic_runtime_lock. */
+IC_PRIVATE bool ic_class_reserve_property_locked(ic_class *cls);
+
+/* Appends the record to the class's list, where ic_class_reserve_property_locked made room.
+ * Caller holds ic_runtime_lock. */
+IC_PRIVATE void ic_class_append_property_locked(ic_class *cls, ic_property *property);
 
 /* Frees a record that was never published, undoing its slot's growth of the class only if it
  * is the last slot. Caller holds ic_runtime_lock. */
@@ -71,8 +76,15 @@ IC_PRIVATE void ic_property_load(ic_id obj, const ic_property *property, void *o
 IC_PRIVATE bool ic_property_load_owned(ic_id obj, const ic_property *property, void *out);
 
 /* Writes the slot from `value` with the property's semantics (retain, copy, weak...). Runs no
- * user code under a lock: `copy` is sent and the old value released outside the stripe lock. */
+ * user code under a lock: `copy` is sent and the old value released outside the stripe lock.
+ * A store that needs memory it cannot get (a copied string, a weak reference's registration)
+ * keeps the old value, records IC_ERR_OUT_OF_MEMORY and counts one failure on the calling thread
+ * (ic_property_store_failures): a setter returns nothing, so key-value coding compares the count
+ * around the setter it sends. */
 IC_PRIVATE void ic_property_store(ic_id obj, const ic_property *property, const void *value);
+
+/* How many stores have failed on the calling thread (see ic_property_store). */
+IC_PRIVATE unsigned ic_property_store_failures(void);
 
 /* At dealloc: releases retained and copied values, frees copied strings and unregisters weak
  * locations of every synthesized property in the object's chain. */

@@ -63,11 +63,14 @@ static void unregister_locked(ic_id *location)
     }
 }
 
-/* Caller holds ic_weak_lock. */
-static bool register_locked(ic_id *location, ic_id obj)
+/* Makes sure registering `location` for `obj` cannot fail: `obj`'s entry exists with room for
+ * one more location, and the location table has room for one more key. On failure leaves
+ * nothing behind (an entry it made is removed). Caller holds ic_weak_lock. */
+static bool reserve_locked(ic_id *location, ic_id obj)
 {
     weak_entry *entry = ic_map_get(&referents, (uintptr_t)obj);
-    if (!entry) {
+    bool fresh = entry == NULL;
+    if (fresh) {
         entry = calloc(1, sizeof *entry);
         if (!entry || !ic_map_put(&referents, (uintptr_t)obj, entry)) {
             free(entry);
@@ -77,20 +80,27 @@ static bool register_locked(ic_id *location, ic_id obj)
     if (entry->count == entry->capacity) {
         size_t capacity = entry->capacity ? entry->capacity * 2 : 2;
         ic_id **grown = realloc(entry->locations, capacity * sizeof *grown);
-        if (!grown) goto fail;
-        entry->locations = grown;
-        entry->capacity = capacity;
+        if (grown) {
+            entry->locations = grown;
+            entry->capacity = capacity;
+        }
     }
-    if (!ic_map_put(&locations, (uintptr_t)location, obj)) goto fail;
-    entry->locations[entry->count++] = location;
-    return true;
-fail:
-    if (entry->count == 0) {
+    bool room = entry->count < entry->capacity &&
+                (ic_map_get(&locations, (uintptr_t)location) || ic_map_reserve(&locations, 1));
+    if (!room && fresh) {
         ic_map_remove(&referents, (uintptr_t)obj);
         free(entry->locations);
         free(entry);
     }
-    return false;
+    return room;
+}
+
+/* Registers `location` for `obj` where reserve_locked made room. Caller holds ic_weak_lock. */
+static void register_locked(ic_id *location, ic_id obj)
+{
+    weak_entry *entry = ic_map_get(&referents, (uintptr_t)obj);
+    ic_map_put(&locations, (uintptr_t)location, obj); /* cannot fail: reserved */
+    entry->locations[entry->count++] = location;
 }
 
 ic_status ic_weak_store(ic_id *location, ic_id value)
@@ -98,15 +108,19 @@ ic_status ic_weak_store(ic_id *location, ic_id value)
     if (!location) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_weak_store: location is NULL");
     ic_status status = IC_OK;
     ic_lock(&ic_weak_lock);
-    unregister_locked(location);
     if (value && !mark_weakly_referenced(value)) {
-        value = NULL;
+        unregister_locked(location);
+        *location = NULL;
         status = IC_ERR_DEALLOCATING;
-    } else if (value && !register_locked(location, value)) {
-        value = NULL;
-        status = IC_ERR_OUT_OF_MEMORY;
+    } else if (value && ic_map_get(&locations, (uintptr_t)location) == value) {
+        /* Registered for it already. */
+    } else if (value && !reserve_locked(location, value)) {
+        status = IC_ERR_OUT_OF_MEMORY; /* the location keeps its value and registration */
+    } else {
+        unregister_locked(location);
+        if (value) register_locked(location, value);
+        *location = value;
     }
-    *location = value;
     ic_unlock(&ic_weak_lock);
     if (status == IC_ERR_DEALLOCATING)
         return ic_fail(status, "cannot form a weak reference to an object that is deallocating");

@@ -18,10 +18,16 @@
 /* Reads IC_ZOMBIES from the environment (ic_runtime_init). */
 IC_PRIVATE void ic_zombies_init(void);
 
+/* If zombies are on, makes sure `cls` (the class instances count as: not an interception
+ * subclass) has its zombie class, so that the deallocation of an instance needs no memory:
+ * ic_class_create_instance and ic_object_set_class call it, where a failure can be reported.
+ * Returns IC_OK, or IC_ERR_OUT_OF_MEMORY. Takes ic_runtime_lock when it makes one. */
+IC_PRIVATE ic_status ic_zombie_prepare(ic_class *cls);
+
 /* If zombies are on, moves the dead `obj` (of original class `cls`, an interception subclass
  * already skipped) into cls's zombie class and returns true: its memory must not be freed.
- * False if zombies are off or the zombie class cannot be made (the object is then freed as
- * usual). Takes ic_runtime_lock when it makes a zombie class. */
+ * False if zombies are off. The zombie class exists (made when zombies were turned on, or when
+ * the object was created or moved with zombies on): nothing is allocated. */
 IC_PRIVATE bool ic_zombie_bury(ic_id obj, ic_class *cls);
 
 /* Traps: a message `sel` reached the zombie `obj`, whose class is the zombie class `zombie`. */

@@ -41,6 +41,7 @@ void *ic_map_get(const ic_map *map, uintptr_t key)
     }
 }
 
+/* Rehashes into a table of twice the capacity (16 at first). */
 static bool grow(ic_map *map)
 {
     size_t capacity = map->capacity ? map->capacity * 2 : 16;
@@ -57,6 +58,14 @@ static bool grow(ic_map *map)
     free(map->entries);
     map->entries = entries;
     map->capacity = capacity;
+    return true;
+}
+
+bool ic_map_reserve(ic_map *map, size_t extra)
+{
+    /* The load factor ic_map_put keeps (under 3/4), with `extra` more keys. */
+    while ((map->count + extra) * 4 > map->capacity * 3)
+        if (!grow(map)) return false;
     return true;
 }
 

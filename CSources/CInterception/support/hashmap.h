@@ -41,6 +41,10 @@ IC_PRIVATE bool ic_map_put(ic_map *map, uintptr_t key, void *value);
 /* Removes `key`; returns its value or NULL if absent. */
 IC_PRIVATE void *ic_map_remove(ic_map *map, uintptr_t key);
 
+/* Makes room for `extra` more keys, so that that many puts of new keys cannot fail. Returns
+ * false (the map unchanged) if memory runs out. */
+IC_PRIVATE bool ic_map_reserve(ic_map *map, size_t extra);
+
 /* Frees the buckets (not keys or values). */
 IC_PRIVATE void ic_map_destroy(ic_map *map);
 

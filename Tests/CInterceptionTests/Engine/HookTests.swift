@@ -254,6 +254,47 @@ struct HookTests {
         #expect(ic_object_get_class(obj) == cls)
     }
 
+    @Test(
+        "hooks removed from inside a call (taken out of the snapshot in place, no memory needed) leave the other layers in order, until a later hook republishes",
+        arguments: [false, true])
+    func removedInPlaceKeepsTheOtherLayers(forwarded: Bool) throws {
+        let log = Recorder()
+        let (cls, obj) = try hookedObject("HInPlace", log: log, forwarded: forwarded)
+        defer { ic_release(obj) }
+        let before = ClassCounters(cls)
+        try hook(obj, "add:", IC_HOOK_BEFORE) { _ in log.record("b") }
+        let inner = TestLock<ic_observer_token>(0)
+        let t = try hook(obj, "add:", IC_HOOK_INSTEAD) { call in
+            log.record("inner")
+            ic_hook_call_original(call)
+            setInt32Return(call, int32Return(call) + 10)
+            if int32Argument(call) == 2 { #expect(ic_hook_remove(inner.withLock { $0 }) == IC_OK) }
+        }
+        inner.withLock { $0 = t }
+        try hook(obj, "add:", IC_HOOK_INSTEAD, options: UInt32(IC_HOOK_ONE_SHOT)) { call in
+            log.record("outer")
+            ic_hook_call_original(call)
+            setInt32Return(call, int32Return(call) + 100)
+        }
+        try hook(obj, "add:", IC_HOOK_AFTER) { _ in log.record("a") }
+        #expect(add(obj, 1) == 112)  // the one-shot outer hook removes itself
+        #expect(log.events == ["b", "outer", "inner", "original 1", "a"])
+        log.reset()
+        #expect(add(obj, 2) == 13)  // the inner one removes itself
+        #expect(log.events == ["b", "inner", "original 2", "a"])
+        log.reset()
+        #expect(add(obj, 3) == 4)
+        #expect(log.events == ["b", "original 3", "a"])
+        #expect(ClassCounters(cls).observers == before.observers + 2)
+        // A hook added now republishes the snapshot without the removed entries.
+        log.reset()
+        try hook(obj, "add:", IC_HOOK_BEFORE) { _ in log.record("b2") }
+        #expect(add(obj, 4) == 5)
+        #expect(log.events == ["b", "b2", "original 4", "a"])
+        ic_intercept_quiesce()
+        #expect(ClassCounters(cls).observers == before.observers + 3)
+    }
+
     @Test("a hook that calls the hooked method again runs once per call, at each depth")
     func recursion() throws {
         let log = Recorder()

@@ -390,4 +390,26 @@ struct CPropertyTests {
         ic_release(other)
         ic_release(obj)
     }
+
+    @Test(
+        "looking up a key registers no selector: an accessor name that is not a selector has no method (and a lookup needs no memory)"
+    )
+    func keyLookupRegistersNothing() throws {
+        let cls = try makePropertyClass("PLookup") { cls in
+            try #require(ic_class_add_property(cls, "n", "i", 0, nil, nil) != nil)
+        }
+        let obj = try #require(ic_class_create_instance(cls))
+        defer { ic_release(obj) }
+        let key = uniqueName("neverDeclared")
+        let capitalized = key.prefix(1).uppercased() + key.dropFirst()
+        var value: Int32 = 0
+        #expect(ic_object_value_type_for_key(obj, key) == nil)
+        #expect(ic_error_status() == IC_ERR_UNKNOWN_KEY)
+        #expect(ic_object_setter_for_key(obj, key) == nil)
+        #expect(ic_object_copy_value_for_key(obj, key, "i", &value, 4) == IC_ERR_UNKNOWN_KEY)
+        #expect(ic_object_set_value_for_key(obj, key, "i", &value, 4) == IC_ERR_UNKNOWN_KEY)
+        for name in [key, "get\(capitalized)", "is\(capitalized)", "set\(capitalized):"] {
+            #expect(ic_sel_lookup(name) == nil, "\(name) was registered")
+        }
+    }
 }

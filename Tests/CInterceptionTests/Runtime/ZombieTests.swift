@@ -21,7 +21,7 @@ private func zombieClass(_ name: String) -> OpaquePointer? {
 
 /// A released instance of a new class named `name`, with zombies on.
 private func zombie(_ name: String) -> OpaquePointer? {
-    ic_zombies_set_enabled(true)
+    precondition(ic_zombies_set_enabled(true) == IC_OK)
     let object = ic_class_create_instance(zombieClass(name))
     ic_release(object)
     return object
@@ -131,5 +131,45 @@ struct ZombieTests {
             precondition(ic_object_live_count() == live)
             precondition(ic_class_lookup("_ICZombie_ZombieOff") == nil)
         }
+    }
+
+    @Test(
+        "turning zombies on makes every registered class's zombie class ahead, so a deallocation needs no memory"
+    )
+    func zombieClassesMadeAhead() async {
+        await #expect(processExitsWith: .success) {
+            let cls = zombieClass("ZombieAhead")
+            let object = ic_class_create_instance(cls)
+            precondition(ic_class_lookup("_ICZombie_ZombieAhead") == nil)
+            precondition(ic_zombies_set_enabled(true) == IC_OK)
+            precondition(ic_class_lookup("_ICZombie_ZombieAhead") != nil)
+            ic_release(object)  // created before zombies were on: its zombie class is there
+            precondition(String(cString: ic_object_class_name(object)) == "_ICZombie_ZombieAhead")
+            _exit(0)  // zombies keep their memory (LeakSanitizer in CI's sanitizer runs)
+        }
+    }
+
+    @Test("a class whose zombie name is taken by another class still gets zombies, under a numbered name")
+    func zombieNameTaken() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = zombieClass("_ICZombie_ZombieTaken")
+            _ = ic_zombies_set_enabled(true)
+            let object = ic_class_create_instance(zombieClass("ZombieTaken"))
+            ic_release(object)
+            precondition(String(cString: ic_object_class_name(object)) == "_ICZombie_ZombieTaken_2")
+            _ = ic_msg_lookup(object, ic_sel_register("add:"))
+        }
+        #expect(reportsZombie(standardError(result), "ZombieTaken add:"))
+    }
+
+    @Test("a class whose name is longer than 250 characters gets zombies too")
+    func zombieLongName() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ic_zombies_set_enabled(true)
+            let object = ic_class_create_instance(zombieClass(String(repeating: "Z", count: 300)))
+            ic_release(object)
+            _ = ic_msg_lookup(object, ic_sel_register("add:"))
+        }
+        #expect(reportsZombie(standardError(result), String(repeating: "Z", count: 300) + " add:"))
     }
 }
