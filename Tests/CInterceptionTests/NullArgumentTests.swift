@@ -884,9 +884,10 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             "ic_hook_object_deallocated",
             { f in
                 var token: ic_observer_token = 0
-                let fn: @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
-                    _, _, _ in
-                }
+                let fn: @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void =
+                    {
+                        _, _, _ in
+                    }
                 expectRefused(ic_hook_object_deallocated(nil, fn, nil, nil, &token))
                 expectRefused(ic_hook_object_deallocated(f.obj, nil, nil, nil, &token))
                 expectRefused(ic_hook_object_deallocated(f.obj, fn, nil, nil, nil))
@@ -897,9 +898,10 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             "ic_hook_class_deallocated",
             { f in
                 var token: ic_observer_token = 0
-                let fn: @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
-                    _, _, _ in
-                }
+                let fn: @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void =
+                    {
+                        _, _, _ in
+                    }
                 expectRefused(ic_hook_class_deallocated(nil, fn, nil, nil, &token))
                 expectRefused(ic_hook_class_deallocated(f.cls, nil, nil, nil, &token))
                 expectRefused(ic_hook_class_deallocated(f.cls, fn, nil, nil, nil))

@@ -297,13 +297,14 @@ static bool collect_hierarchy_locked(ic_class *cls, ic_class ***classes, size_t 
     return true;
 }
 
-/* Gives every method of `hook`'s class and of its subclasses that runs `hook`'s trampoline
- * although it is not the method it was installed on (moved there by an exchange, or copied),
- * and that a call would attribute to `hook`, the IMP `original`. Returns whether it changed
- * one. Caller holds ic_intercept_lock; `hook` is no longer installed. */
+/* Gives every method of `hook`'s class and of its subclasses that runs `hook`'s IMP although it
+ * is not the method it was installed on (moved there by an exchange, or copied), the IMP
+ * `original`: a closure is the record's own; a class trampoline, shared, only where a call would
+ * attribute it to `hook`. Returns whether it changed one. Caller holds ic_intercept_lock; `hook`
+ * is no longer installed. */
 static bool restore_moved_locked(const ic_class_hook *hook, ic_imp original)
 {
-    if (!hook->typed || !original) return false;
+    if (!original) return false;
     ic_class **classes = NULL;
     size_t class_count = 0, capacity = 0;
     ic_method **moved = NULL;
@@ -332,7 +333,7 @@ static bool restore_moved_locked(const ic_class_hook *hook, ic_imp original)
         for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
             if (h->slot.sel == m->sel && h->imp == hook->imp && !displaced_locked(h))
                 rightful = true;
-        if (rightful || moved_record_locked(m->owner, m->sel) != hook) continue;
+        if (rightful || (hook->typed && moved_record_locked(m->owner, m->sel) != hook)) continue;
         ic_lock(&ic_runtime_lock);
         ic_imp expected = hook->imp;
         if (atomic_compare_exchange_strong_explicit(&m->imp, &expected, original,

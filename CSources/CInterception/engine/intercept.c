@@ -228,21 +228,23 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
     return slot;
 }
 
-/* Moves the object back to its class when nothing observes it any more, unless its
+/* Moves the object back to its class when nothing observes its calls any more, unless its
  * interception subclass runs a foreign IMP, which the object then keeps running (SPEC 16.3).
- * Returns what ic_hook_remove_reporting reports: IC_HOOK_RESTORED (back in its class, nothing
- * left on it), IC_HOOK_FOREIGN_KEPT, or 0. Caller holds ic_intercept_lock. */
+ * Returns what ic_hook_remove_reporting reports: IC_HOOK_RESTORED (back in its class, and no
+ * hook or observer left on it, after-dealloc ones included), IC_HOOK_FOREIGN_KEPT, or 0. Caller
+ * holds ic_intercept_lock. */
 static uint32_t restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
 {
     if (engine->observer_count != 0 || engine->dead) return 0;
-    if (!engine->in_subclass) return IC_HOOK_RESTORED;
+    uint32_t restored = engine->deallocated_count ? 0 : IC_HOOK_RESTORED;
+    if (!engine->in_subclass) return restored;
     if (ic_interception_subclass_has_foreign_locked(engine->subclass)) return IC_HOOK_FOREIGN_KEPT;
     ic_class *expected = engine->subclass;
     if (atomic_compare_exchange_strong_explicit(&obj->isa, &expected, engine->original,
                                                 memory_order_acq_rel, memory_order_acquire)) {
         engine->in_subclass = false;
         IC_COUNT(ic_class_engine_locked(engine->original), intercepted_objects, (size_t)-1);
-        return IC_HOOK_RESTORED;
+        return restored;
     }
     /* If someone else moved the object meanwhile, leave it: the next prepare reports it. */
     return 0;
@@ -514,7 +516,8 @@ static ic_status remove_observer(ic_observer_token token, uint32_t *outcome)
                 break;
             }
         }
-        if (!engine->dead && engine->observer_count == 0 && !engine->in_subclass)
+        if (!engine->dead && engine->observer_count == 0 && !engine->in_subclass &&
+            engine->deallocated_count == 0)
             *outcome = IC_HOOK_RESTORED;
     }
     IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);

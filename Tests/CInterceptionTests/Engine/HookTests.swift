@@ -421,7 +421,9 @@ struct HookTests {
             ic_hook_object(obj, sel("nope:"), IC_HOOK_BEFORE, 0, noop, nil, nil, &token)
                 == IC_ERR_METHOD_NOT_FOUND)
         #expect(lastErrorMessage.hasPrefix("cannot add a before hook to -[HRefuse_"))
-        #expect(lastErrorMessage.hasSuffix(" nope:]: the class does not implement it (only implemented methods can be intercepted)"))
+        #expect(
+            lastErrorMessage.hasSuffix(
+                " nope:]: the class does not implement it (only implemented methods can be intercepted)"))
         #expect(
             ic_hook_object(obj, sel("dealloc"), IC_HOOK_AFTER, 0, noop, nil, nil, &token)
                 == IC_ERR_FORBIDDEN_SELECTOR)

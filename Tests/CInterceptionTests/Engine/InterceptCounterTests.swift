@@ -198,7 +198,8 @@ struct InterceptCounterTests {
         defer { ic_release(obj) }
         #expect(statusName(ic_intercept_prepare(obj, sel("add:"))) == "IC_OK")
         #expect(String(cString: ic_object_class_name(obj)) == "_ICIntercepted_\(name)_2")
-        #expect(ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1, intercepted: 1))
+        #expect(
+            ClassCounters(cls) == ClassCounters(subclasses: 1, optimized: 1, liveObjects: 1, intercepted: 1))
     }
 
     @Test("a method someone else added to the interception subclass is a collision")
