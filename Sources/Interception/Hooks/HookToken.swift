@@ -183,12 +183,14 @@ enum HookFrame {
     )
         throws -> R
     {
-        let className = String(cString: ic_object_class_name(receiver))
+        // Classes are immortal: named only if the check fails, when the object may be gone.
+        let cls = ic_object_get_class(receiver)
         var this = RuntimeObject(borrowing: receiver, methodClass: nil)
         defer {
             precondition(
                 isKnownUniquelyReferenced(&this),
-                "a RuntimeObject for a deallocating \(className) escaped its dealloc hook; it would outlive the object"
+                "a RuntimeObject for a deallocating \(cls.map { String(cString: ic_class_name($0)) } ?? "object") "
+                    + "escaped its dealloc hook; it would outlive the object"
             )
         }
         return try body(this)
