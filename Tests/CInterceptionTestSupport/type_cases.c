@@ -3,7 +3,7 @@
  *
  * Scalar cases are generated from the runtime's own table, ic_types.def; struct cases are listed
  * below (mixed integer/float fields around the x86-64 eightbyte rules, a 17-byte and a 32-byte
- * struct, arrays and nesting).
+ * struct, arrays and nesting; AArch64's homogeneous floating-point aggregates and their limits).
  */
 #include "ict_types.h"
 #include "ict_struct_shapes.h"
@@ -215,6 +215,94 @@ static bool ict_fields_equal_struct_pi(const ict_struct_pi_t *a, const ict_struc
 }
 ICT_EQUAL(struct_pi)
 
+/* ---- structs: the AAPCS64 (AArch64) shapes ------------------------------------------------ */
+
+/* one float: an HFA of one */
+static const ict_struct_f1_t ict_sample_struct_f1 = {-6.5f}, ict_other_struct_f1 = {2};
+static bool ict_fields_equal_struct_f1(const ict_struct_f1_t *a, const ict_struct_f1_t *b)
+{
+    return a->a == b->a;
+}
+ICT_EQUAL(struct_f1)
+
+/* three floats: an HFA of three */
+static const ict_struct_fff_t ict_sample_struct_fff = {1.5f, -2.25f, 3.125f},
+                              ict_other_struct_fff = {4, 5, 6};
+static bool ict_fields_equal_struct_fff(const ict_struct_fff_t *a, const ict_struct_fff_t *b)
+{
+    return a->a == b->a && a->b == b->b && a->c == b->c;
+}
+ICT_EQUAL(struct_fff)
+
+/* four floats: an HFA of four */
+static const ict_struct_ffff_t ict_sample_struct_ffff = {1.5f, -2.25f, 3.125f, -4.0625f},
+                               ict_other_struct_ffff = {5, 6, 7, 8};
+static bool ict_fields_equal_struct_ffff(const ict_struct_ffff_t *a, const ict_struct_ffff_t *b)
+{
+    return a->a == b->a && a->b == b->b && a->c == b->c && a->d == b->d;
+}
+ICT_EQUAL(struct_ffff)
+
+/* four doubles: an HFA of four */
+static const ict_struct_dddd_t ict_sample_struct_dddd = {1.25, -2.5, 3.75, -5.125},
+                               ict_other_struct_dddd = {6, 7, 8, 9};
+static bool ict_fields_equal_struct_dddd(const ict_struct_dddd_t *a, const ict_struct_dddd_t *b)
+{
+    return a->a == b->a && a->b == b->b && a->c == b->c && a->d == b->d;
+}
+ICT_EQUAL(struct_dddd)
+
+/* an array of four floats: an HFA through an array member */
+static const ict_struct_fa4_t ict_sample_struct_fa4 = {{0.5f, -1.75f, 2.25f, -3.5f}},
+                              ict_other_struct_fa4 = {{9, 10, 11, 12}};
+static bool ict_fields_equal_struct_fa4(const ict_struct_fa4_t *a, const ict_struct_fa4_t *b)
+{
+    return a->a[0] == b->a[0] && a->a[1] == b->a[1] && a->a[2] == b->a[2] && a->a[3] == b->a[3];
+}
+ICT_EQUAL(struct_fa4)
+
+/* two long doubles: an HFA of two quads on AArch64 (values a double cannot hold) */
+static const ict_struct_DD_t ict_sample_struct_DD = {-1.0L / 3, 2.0L / 7},
+                             ict_other_struct_DD = {5, 6};
+static bool ict_fields_equal_struct_DD(const ict_struct_DD_t *a, const ict_struct_DD_t *b)
+{
+    return a->a == b->a && a->b == b->b;
+}
+ICT_EQUAL(struct_DD)
+
+/* five doubles: one too many for an HFA */
+static const ict_struct_d5_t ict_sample_struct_d5 = {1.25, -2.5, 3.75, -5.125, 6.0625},
+                             ict_other_struct_d5 = {7, 8, 9, 10, 11};
+static bool ict_fields_equal_struct_d5(const ict_struct_d5_t *a, const ict_struct_d5_t *b)
+{
+    return a->a == b->a && a->b == b->b && a->c == b->c && a->d == b->d && a->e == b->e;
+}
+ICT_EQUAL(struct_d5)
+
+/* float then double: not homogeneous */
+static const ict_struct_fd_t ict_sample_struct_fd = {-1.5f, 2.75}, ict_other_struct_fd = {3, 4};
+static bool ict_fields_equal_struct_fd(const ict_struct_fd_t *a, const ict_struct_fd_t *b)
+{
+    return a->a == b->a && a->b == b->b;
+}
+ICT_EQUAL(struct_fd)
+
+/* three ints: 12 bytes in two general registers */
+static const ict_struct_iii_t ict_sample_struct_iii = {-1, 2, -3}, ict_other_struct_iii = {4, 5, 6};
+static bool ict_fields_equal_struct_iii(const ict_struct_iii_t *a, const ict_struct_iii_t *b)
+{
+    return a->a == b->a && a->b == b->b && a->c == b->c;
+}
+ICT_EQUAL(struct_iii)
+
+/* three chars: 3 bytes */
+static const ict_struct_c3_t ict_sample_struct_c3 = {-1, 2, -3}, ict_other_struct_c3 = {4, 5, 6};
+static bool ict_fields_equal_struct_c3(const ict_struct_c3_t *a, const ict_struct_c3_t *b)
+{
+    return a->a == b->a && a->b == b->b && a->c == b->c;
+}
+ICT_EQUAL(struct_c3)
+
 /* ---- the table ----------------------------------------------------------------------------- */
 
 #define ICT_CASE(NAME, ENC, T)                                                                     \
@@ -249,6 +337,16 @@ static const ict_type_case cases[] = {
     ICT_CASE(struct_32, "{q4=qqqq}", ict_struct_32_t)
     ICT_CASE(struct_nested, "{outer=s{inner=fd}[3c]}", ict_struct_nested_t)
     ICT_CASE(struct_pi, "{pi=^vi}", ict_struct_pi_t)
+    ICT_CASE(struct_f1, "{f1=f}", ict_struct_f1_t)
+    ICT_CASE(struct_fff, "{fff=fff}", ict_struct_fff_t)
+    ICT_CASE(struct_ffff, "{ffff=ffff}", ict_struct_ffff_t)
+    ICT_CASE(struct_dddd, "{dddd=dddd}", ict_struct_dddd_t)
+    ICT_CASE(struct_fa4, "{fa4=[4f]}", ict_struct_fa4_t)
+    ICT_CASE(struct_DD, "{DD=DD}", ict_struct_DD_t)
+    ICT_CASE(struct_d5, "{d5=ddddd}", ict_struct_d5_t)
+    ICT_CASE(struct_fd, "{fd=fd}", ict_struct_fd_t)
+    ICT_CASE(struct_iii, "{iii=iii}", ict_struct_iii_t)
+    ICT_CASE(struct_c3, "{c3=ccc}", ict_struct_c3_t)
 };
 /* clang-format on */
 

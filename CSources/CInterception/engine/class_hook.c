@@ -196,8 +196,8 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     hook->slot.sel = sel;
     hook->slot.sig = sig;
     hook->slot.original = cls;
-    hook->slot.narrow_arguments = sig->narrow_arguments != 0;
-    hook->slot.narrow_return = sig->narrow_return;
+    hook->slot.reextend_arguments = sig->reextend_arguments != 0;
+    hook->slot.reextend_return = sig->reextend_return;
     atomic_init(&hook->slot.list, NULL);
     atomic_init(&hook->slot.before_count, 0);
     atomic_init(&hook->slot.instead_count, 0);

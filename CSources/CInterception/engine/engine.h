@@ -111,8 +111,8 @@ typedef struct ic_hook_slot {
     const ic_signature *sig;          /* immutable: method->sig, one load closer */
     ic_hook_method *method;           /* immutable: the hook this object's class runs */
     ic_class *original;               /* immutable: method->original, one load closer */
-    bool narrow_arguments;            /* immutable: sig->narrow_arguments != 0 */
-    bool narrow_return;               /* immutable: sig->narrow_return */
+    bool reextend_arguments;          /* immutable: sig->reextend_arguments != 0 */
+    bool reextend_return;             /* immutable: sig->reextend_return */
     _Atomic(ic_observer_list *) list; /* published by ic_intercept_lock holders */
     _Atomic(uint32_t) before_count;   /* hints for trampolines: skip a phase with none */
     _Atomic(uint32_t) instead_count;

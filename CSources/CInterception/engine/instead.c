@@ -29,7 +29,7 @@ void ic_hook_normalize_narrow(const ic_sig_value *v, void *p)
 void ic_hook_normalize_arguments(const ic_signature *sig, void **args)
 {
     for (size_t i = 2; i < sig->arg_count && i < 64; i++)
-        if (sig->narrow_arguments & ((uint64_t)1 << i))
+        if (sig->reextend_arguments & ((uint64_t)1 << i))
             ic_hook_normalize_narrow(&sig->args[i], args[i]);
 }
 
@@ -57,7 +57,7 @@ __attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chai
     }
     chain->level = level;
     const ic_signature *sig = call->sig;
-    if (IC_UNLIKELY(sig->narrow_arguments)) ic_hook_normalize_arguments(sig, call->args);
+    if (IC_UNLIKELY(sig->reextend_arguments)) ic_hook_normalize_arguments(sig, call->args);
     chain->call_original(sig, chain->original, call->args, call->ret);
 }
 

@@ -107,8 +107,8 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     slot->sig = method->sig;
     slot->method = method;
     slot->original = method->original;
-    slot->narrow_arguments = method->sig->narrow_arguments != 0;
-    slot->narrow_return = method->sig->narrow_return;
+    slot->reextend_arguments = method->sig->reextend_arguments != 0;
+    slot->reextend_return = method->sig->reextend_return;
     atomic_init(&slot->list, NULL);
     atomic_init(&slot->before_count, 0);
     atomic_init(&slot->instead_count, 0);
@@ -281,7 +281,7 @@ static ic_status republish_locked(ic_hook_slot *slot, ic_observer *added, ic_obs
     list->before_count = counts[0];
     list->instead_count = counts[1];
     list->after_count = counts[2];
-    list->direct_level = slot->narrow_arguments ? 0 : counts[1];
+    list->direct_level = slot->reextend_arguments ? 0 : counts[1];
     list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
     atomic_init(&list->stale, false);
     /* No longer current: a call still holding it checks its observers' `removed` flags. */

@@ -20,7 +20,8 @@
  * 32-bit register through untouched, so the original receives (and the caller gets back)
  * exactly the bits a direct call would carry. Observers read such a value through the frame at
  * its real size (the low bytes: x86-64 and arm64 are little-endian); if they rewrite it, the
- * trampoline re-extends it to 32 bits (normalize_narrow below). */
+ * trampoline re-extends it to 32 bits where the ABI has the passing side extend it (x86-64; not
+ * AArch64, whose receiving side extends: see reextend_arguments in signature.h). */
 typedef void ic_abi_v;
 typedef int32_t ic_abi_i;
 typedef uint64_t ic_abi_q;
@@ -48,10 +49,10 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 /* Narrow integers are re-extended by ic_hook_normalize_narrow / _arguments (instead.c). */
 /* After before-observers: narrow arguments back to their full 32-bit form. */
 #define IC_NORMALIZE_ARGUMENTS()                                                                   \
-    if (IC_UNLIKELY(slot->narrow_arguments)) ic_hook_normalize_arguments(slot->sig, args);
+    if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
 /* After after-observers: a narrow return value back to its full 32-bit form. */
 #define IC_NORMALIZE_RETURN()                                                                      \
-    if (IC_UNLIKELY(slot->narrow_return)) ic_hook_normalize_narrow(&slot->sig->ret, &result);
+    if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, &result);
 
 /*
  * Each signature gets three functions for objects. The trampoline is what the interception

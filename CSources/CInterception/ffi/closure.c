@@ -2,20 +2,21 @@
  * closure.c — closure IMPs: an entry whose handler packages the call into a frame invocation and
  * calls a C callback with a context pointer.
  *
- * Two kinds of entry. A signature whose values all travel in registers (integers, pointers,
- * float and double; at most 6 integer-class and 8 floating-point arguments, self and _cmd
- * included; a scalar or void result) gets one of the *register entries*: C functions declared
- * with all 6 integer and 8 vector argument registers of the System V x86-64 / AAPCS64 calling
- * conventions. Every argument of such a signature lands in one of those parameters (integer-class
- * and floating-point values are assigned to the two register sequences independently, in
- * order), and registers the caller did not set are never read. The entry stores them in a save
- * area and runs the slot's `run`: the closure's register callback, given the save area as it is
- * (ic_closure_imp_create_with_registers), or `frame_run`, which points a frame invocation at the
- * saved values and calls the frame callback. No libffi on the call. Entry k finds what
- * it needs in `entry_slots[k]`; there are IC_REGISTER_ENTRIES per result class (integer or
- * vector), handed out first come and given back on destroy. Every other signature, and any
- * once the entries are taken, gets a libffi closure (about a hundred nanoseconds more per call,
- * measured with the benchmark's `send_to_swift_method`).
+ * Two kinds of entry. A signature whose values all travel in registers (integers, pointers, float
+ * and double; at most IC_CLOSURE_INTEGER_REGISTERS integer-class and IC_CLOSURE_VECTOR_REGISTERS
+ * floating-point arguments, self and _cmd included; a scalar or void result) gets one of the
+ * *register entries*: C functions declared with every integer and vector argument register of the
+ * ABI (System V x86-64: 6 and 8; AAPCS64: 8 and 8). Every argument of such a signature lands in
+ * one of those parameters (integer-class and floating-point values are assigned to the two
+ * register sequences independently, in order, on both ABIs), and registers the caller did not set
+ * are never read. The entry stores them in a save area and runs the slot's `run`: the closure's
+ * register callback, given the save area as it is (ic_closure_imp_create_with_registers), or
+ * `frame_run`, which points a frame invocation at the saved values and calls the frame callback.
+ * No libffi on the call. Entry k finds what it needs in `entry_slots[k]`; there are
+ * IC_REGISTER_ENTRIES per result class (integer or vector), handed out first come and given back
+ * on destroy. Every other signature, and any once the entries are taken, gets a libffi closure
+ * (about a hundred nanoseconds more per call, measured with the benchmark's
+ * `send_to_swift_method`).
  *
  * Locking: ic_closure_lock guards `registry` (IMP → record) and the entries' free list. The
  * handlers take no lock: a libffi closure is given its own immutable record as user data; a
@@ -118,24 +119,28 @@ static inline uint64_t vector_bits(double value)
     return bits;
 }
 
+/* The entries' parameters: every integer argument register of the ABI (ic_closure.h), then the
+ * eight vector ones, each integer register a uint64_t parameter, each vector register a double
+ * (a float argument is the low 32 bits of its register on both ABIs). */
+#if IC_REGISTER_INTEGERS == 6
+#define INTEGER_PARAMS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
+#define INTEGER_SAVED  a0, a1, a2, a3, a4, a5
+#elif IC_REGISTER_INTEGERS == 8
+#define INTEGER_PARAMS                                                                             \
+    uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,     \
+        uint64_t a7
+#define INTEGER_SAVED a0, a1, a2, a3, a4, a5, a6, a7
+#else
+#error "closure.c: no register entry for this number of integer argument registers"
+#endif
+_Static_assert(IC_REGISTER_VECTORS == 8, "the entries name eight vector registers");
 #define REGISTER_PARAMS                                                                            \
-    uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, double x0,       \
-        double x1, double x2, double x3, double x4, double x5, double x6, double x7
+    INTEGER_PARAMS, double x0, double x1, double x2, double x3, double x4, double x5, double x6,   \
+        double x7
 #define REGISTER_CALL(K)                                                                           \
-    const uint64_t save[IC_REGISTER_SAVED] = {a0,                                                  \
-                                              a1,                                                  \
-                                              a2,                                                  \
-                                              a3,                                                  \
-                                              a4,                                                  \
-                                              a5,                                                  \
-                                              vector_bits(x0),                                     \
-                                              vector_bits(x1),                                     \
-                                              vector_bits(x2),                                     \
-                                              vector_bits(x3),                                     \
-                                              vector_bits(x4),                                     \
-                                              vector_bits(x5),                                     \
-                                              vector_bits(x6),                                     \
-                                              vector_bits(x7)};                                    \
+    const uint64_t save[IC_REGISTER_SAVED] = {INTEGER_SAVED,   vector_bits(x0), vector_bits(x1),   \
+                                              vector_bits(x2), vector_bits(x3), vector_bits(x4),   \
+                                              vector_bits(x5), vector_bits(x6), vector_bits(x7)};  \
     uint64_t bits = entry_slots[K].run(save, entry_slots[K].run_context);
 
 /* Integer (or void) result in rax / x0; vector result: the bits in xmm0 / v0 (a float in the

@@ -33,10 +33,19 @@ typedef void (*ic_closure_fn)(ic_invocation *invocation, void *context);
  */
 typedef uint64_t (*ic_closure_register_fn)(const uint64_t *registers, void *context);
 
-/* The register save area given to an ic_closure_register_fn: integer registers, then vector
- * registers. */
+/* The register save area given to an ic_closure_register_fn: the ABI's integer argument
+ * registers, then its vector argument registers (both ABIs assign the two classes independently,
+ * in order):
+ *   System V x86-64: rdi rsi rdx rcx r8 r9, then xmm0-xmm7 (6 + 8);
+ *   AArch64 (AAPCS64): x0-x7, then v0-v7 (8 + 8). */
+#if defined(__x86_64__)
 #define IC_CLOSURE_INTEGER_REGISTERS 6
-#define IC_CLOSURE_VECTOR_REGISTERS  8
+#elif defined(__aarch64__)
+#define IC_CLOSURE_INTEGER_REGISTERS 8
+#else
+#error "ic_closure.h: the argument registers of this architecture are not known"
+#endif
+#define IC_CLOSURE_VECTOR_REGISTERS 8
 
 /* Releases a closure's context when the closure is destroyed. */
 typedef void (*ic_context_release_fn)(void *context);

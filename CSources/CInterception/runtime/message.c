@@ -86,9 +86,19 @@ ic_cached_lookup ic_msg_lookup_cached(ic_id receiver, ic_sel sel)
     return (ic_cached_lookup){cls, ic_dtable_get(&cls->dtable, sel)};
 }
 
-/* Messages to NULL: zero every register a result can come back in, then return. Naked so that
- * no prologue disturbs the caller's frame whatever the IMP was cast to. A struct returned in
- * memory is not written (objc4 behaves the same). */
+/* Messages to NULL: zero every register a result can come back in, then return, whatever the
+ * IMP was cast to. A struct returned in memory (x86-64: through the hidden pointer in rdi;
+ * AArch64: through x8) is not written (objc4 behaves the same). The registers are the ABI's:
+ *   x86-64 (System V): rax, rdx (integers, INTEGER eightbytes), xmm0, xmm1 (SSE eightbytes);
+ *     long double comes back on the x87 stack, which a function that pushes nothing leaves empty
+ *     (the caller then reads garbage, as with objc4's nil message of that type);
+ *   AArch64 (AAPCS64): x0, x1 (integers, composites up to 16 bytes), v0–v3 (floats, doubles,
+ *     long double as a 128-bit quad, and homogeneous aggregates of up to four of them: writing
+ *     dN clears all 128 bits of vN).
+ * The AArch64 version is file-scope assembly rather than a naked function: GCC 12 (Debian 12's
+ * cross compiler) ignores `naked` on AArch64 and would wrap the body in its own frame. It starts
+ * with `bti c` (a no-op hint where branch target identification is off) because it is only ever
+ * reached by an indirect call. */
 #if defined(__x86_64__)
 __attribute__((naked)) void ic_nil_imp(void)
 {
@@ -99,16 +109,20 @@ __attribute__((naked)) void ic_nil_imp(void)
                      "ret\n\t");
 }
 #elif defined(__aarch64__)
-__attribute__((naked)) void ic_nil_imp(void)
-{
-    __asm__ volatile("mov x0, #0\n\t"
-                     "mov x1, #0\n\t"
-                     "movi d0, #0\n\t"
-                     "movi d1, #0\n\t"
-                     "movi d2, #0\n\t"
-                     "movi d3, #0\n\t"
-                     "ret\n\t");
-}
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl ic_nil_imp\n"
+        ".type ic_nil_imp, %function\n"
+        "ic_nil_imp:\n"
+        "    hint #34\n" /* bti c */
+        "    mov x0, #0\n"
+        "    mov x1, #0\n"
+        "    movi d0, #0\n"
+        "    movi d1, #0\n"
+        "    movi d2, #0\n"
+        "    movi d3, #0\n"
+        "    ret\n"
+        ".size ic_nil_imp, .-ic_nil_imp\n");
 #else
 #error "ic_nil_imp needs its few instructions for this architecture"
 #endif

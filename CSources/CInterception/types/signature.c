@@ -39,6 +39,20 @@ static void fill_value(ic_sig_value *v, ic_type *t, bool argument)
     }
 }
 
+/* Whether the passing side extends narrow integers to 32 bits (see reextend_arguments in
+ * signature.h): the engine must then restore that form after an observer rewrote one. Checked
+ * with clang: on x86-64 a callee widening a `signed char` argument uses the register as the caller
+ * left it (the C matrix program's rewriting observers fail without the re-extension); for
+ * aarch64-linux-gnu it sign-extends the byte itself (sxtb). (Apple's arm64 ABI, where callers
+ * extend, is not a target.) */
+#if defined(__x86_64__)
+#define IC_ABI_EXTENDS_NARROW 1
+#elif defined(__aarch64__)
+#define IC_ABI_EXTENDS_NARROW 0
+#else
+#error "signature.c: how this ABI passes integers narrower than 32 bits is not known"
+#endif
+
 static bool is_narrow_integer(const ic_sig_value *v)
 {
     ic_type_kind k = v->type->kind;
@@ -69,6 +83,7 @@ static ic_status check_ffi_layout(const ic_sig_value *v, const char *types)
  * The libffi register workaround (see split_argument in signature.h)
  * ------------------------------------------------------------------------------------------- */
 
+#if defined(__x86_64__)
 /* System V x86-64 classes of an eightbyte, as far as the workaround needs them. */
 enum { EB_NONE, EB_INTEGER, EB_SSE, EB_X87, EB_MEMORY };
 
@@ -116,6 +131,8 @@ static bool classify_value(const ic_sig_value *v, bool is_return, int eb[2])
     /* long double: in memory as an argument; returned on the x87 stack */
     return !(eb[0] == EB_X87 || eb[1] == EB_X87) || is_return;
 }
+
+#endif /* __x86_64__ */
 
 /* Finds the argument ffi_call would pass wrongly (see signature.h) and prepares split_cif. */
 static ic_status prepare_split(ic_signature *sig)
@@ -201,6 +218,8 @@ static ic_status build_candidate(const char *types, ic_signature **out)
         sig->arg_offsets[i] = offset;
         offset += sig->args[i].size;
     }
+    sig->reextend_arguments = IC_ABI_EXTENDS_NARROW ? sig->narrow_arguments : 0;
+    sig->reextend_return = IC_ABI_EXTENDS_NARROW && sig->narrow_return;
     sig->ret_offset = IC_ALIGN_UP(offset, 16);
     sig->ret_storage_size =
         IC_ALIGN_UP(sig->ret.size > sizeof(ffi_arg) ? sig->ret.size : sizeof(ffi_arg), 16);

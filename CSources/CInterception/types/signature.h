@@ -32,11 +32,17 @@ struct ic_signature {
      * argument-pointer array it is given with a pointer to a copy on its own stack, so callers
      * must pass a scratch copy of the array (ic_invocation_call does). */
     bool has_large_struct_argument;
-    /* Integer arguments (bit i: argument i, i < 64) and return value narrower than 32 bits.
-     * Trampolines pass them in 32-bit registers; after observers may have rewritten their low
-     * bytes they re-extend them as the callee and caller expect (trampolines.c). */
+    /* Integer arguments (bit i: argument i, i < 64) and return value narrower than 32 bits. */
     uint64_t narrow_arguments;
     bool narrow_return;
+    /* The same where the ABI has them extended to 32 bits by the side that passes them, so that
+     * trampolines, which pass them in 32-bit registers, re-extend them after observers may have
+     * rewritten their low bytes (trampolines.c, instead.c). System V x86-64 as compilers
+     * implement it: clang relies on callers extending narrow arguments and callees extending
+     * narrow results. AAPCS64 (AArch64 Linux) leaves the upper bits unspecified and the
+     * receiving side extends: nothing to re-extend, both are 0. (IC_ABI_EXTENDS_NARROW.) */
+    uint64_t reextend_arguments;
+    bool reextend_return;
     ic_sig_value ret;
     ic_sig_value *args;  /* arg_count entries */
     ffi_type **ffi_args; /* arg_count entries, for the cif */

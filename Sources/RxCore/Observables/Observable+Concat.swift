@@ -13,7 +13,7 @@ extension ObservableType {
 
     /// Emits the elements of each sequence of `sequence` in turn. The sequence is iterated
     /// lazily, one source at a time, on each subscription; a `concat` nested last runs in
-    /// constant stack (see ``SourceListSink``).
+    /// constant stack (RxSwift's tail recursion).
     public static func concat<Sources: Sequence>(_ sequence: Sources) -> Observable<Element>
     where Sources.Element == Observable<Element> {
         Concat(SourceList(sequence))
@@ -35,7 +35,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
-/// Moves on to the next source when one completes (see ``SourceListSink``). Moving on goes
+/// Moves on to the next source when one completes (see `SourceListSink`). Moving on goes
 /// through the ``CurrentThreadScheduler``, so a long list of synchronous sources does not grow
 /// the stack.
 private final class ConcatSink<Observer: ObserverType>: SourceListSink<Observer>, SourceSink {

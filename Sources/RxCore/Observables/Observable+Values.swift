@@ -75,3 +75,19 @@ private final class ValuesFeed<Element>: @unchecked Sendable {
 private final class CancelFlag: Sendable {
     let flag = Atomic<Bool>(false)
 }
+
+/// The elements of `source`, which cannot fail, as an `AsyncStream`: the `values` of
+/// `Infallible` and of shared sequences. Subscribes when the stream is built; ending the
+/// iteration (or cancelling the iterating task) disposes the subscription.
+func nonFailingValues<Element>(of source: Observable<Element>) -> AsyncStream<Element> {
+    AsyncStream { continuation in
+        // Elements cross from the emitting thread to the iterating task through the stream,
+        // which hands each one over exactly once.
+        let sendable = UncheckedSendable(continuation)
+        let subscription = UncheckedSendable(
+            source.subscribe(
+                onNext: { element in _ = sendable.value.yield(UncheckedSendable(element).value) },
+                onCompleted: { sendable.value.finish() }))
+        continuation.onTermination = { _ in subscription.value.dispose() }
+    }
+}

@@ -32,6 +32,12 @@ public struct ControlEvent<PropertyType>: ControlEventType {
     public func asControlEvent() -> ControlEvent<Element> {
         self
     }
+
+    /// The events as an ``Infallible`` (a control event cannot fail; if it did, the sequence
+    /// would complete).
+    public func asInfallible() -> Infallible<Element> {
+        asInfallible(onErrorFallbackTo: .empty())
+    }
 }
 
 extension ControlEventType {

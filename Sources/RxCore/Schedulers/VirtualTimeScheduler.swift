@@ -35,6 +35,14 @@ public enum VirtualTimeComparison: Sendable {
 /// A scheduler whose clock moves only when it runs its queue: ``start()`` runs the scheduled
 /// actions in time order, setting the clock to each one's time (RxSwift's
 /// `VirtualTimeScheduler`). For use from one thread.
+///
+/// The clock rule, as RxSwift has it: actions run in order of due time, then of scheduling; the
+/// clock moves forward to an action's time before it runs, but never backwards, so an action due
+/// in the past runs at the current clock. ``adjustScheduledTime(_:)`` (the processing delay of
+/// ``TestScheduler``) applies only to ``schedule(_:action:)`` and
+/// ``scheduleRelative(_:dueTime:action:)``, the paths operators use; the virtual-time entry points
+/// ``scheduleAbsoluteVirtual(_:time:action:)`` and ``scheduleRelativeVirtual(_:dueTime:action:)``
+/// take their time as given.
 open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType {
     /// The virtual time.
     public typealias VirtualTime = Converter.VirtualTimeUnit
@@ -47,13 +55,14 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     public private(set) var clock: VirtualTime
     private var running = false
     private var nextId = 0
-    // Scheduled actions, sorted by time, then by the order they were scheduled in.
-    private var queue: [VirtualSchedulerItem<VirtualTime>] = []
+    // Scheduled actions, by time, then by id (the order they were scheduled in).
+    private var queue: VirtualSchedulerQueue<VirtualTime>
 
     /// Creates a scheduler whose clock starts at `initialClock`.
     public init(initialClock: VirtualTime, converter: Converter) {
         self.clock = initialClock
         self.converter = converter
+        self.queue = VirtualSchedulerQueue(compare: converter.compareVirtualTime)
     }
 
     /// The real time of the clock.
@@ -61,26 +70,30 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         converter.convertFromVirtualTime(clock)
     }
 
-    /// Whether ``start()`` is running.
+    /// Whether ``start()`` or ``advanceTo(_:)`` is running.
     public var isEnabled: Bool { running }
 
-    /// Schedules `action` for the current virtual time.
+    /// Schedules `action` for the current virtual time, adjusted by ``adjustScheduledTime(_:)``.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable)
         -> Disposable
     {
         scheduleRelative(state, dueTime: .microseconds(0), action: action)
     }
 
-    /// Schedules `action` `dueTime` after the current virtual time.
+    /// Schedules `action` `dueTime` after the current time: the real time `now + dueTime`
+    /// converted to virtual time, then adjusted by ``adjustScheduledTime(_:)``. An action due
+    /// `.never` is never run.
     public func scheduleRelative<StateType>(
         _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let time = converter.offsetVirtualTime(
-            clock, offset: converter.convertToVirtualTimeInterval(dueTime.rxSeconds))
-        return scheduleAbsoluteVirtual(state, time: time, action: action)
+        // RxSwift converts an infinite date to an integer clock here and traps; never running
+        // the action is what `.never` means.
+        guard dueTime != .never else { return Disposables.create() }
+        let time = converter.convertToVirtualTime(now.addingTimeInterval(dueTime.rxSeconds))
+        return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(time), action: action)
     }
 
-    /// Schedules `action` `dueTime` (virtual) after the current virtual time.
+    /// Schedules `action` `dueTime` (virtual) after the current virtual time, not adjusted.
     public func scheduleRelativeVirtual<StateType>(
         _ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
@@ -88,30 +101,25 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
             state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
     }
 
-    /// Schedules `action` at virtual time `time` (adjusted by ``adjustScheduledTime(_:)``).
+    /// Schedules `action` at virtual time `time`, not adjusted: a time in the past runs at the
+    /// clock of the moment it is reached.
     public func scheduleAbsoluteVirtual<StateType>(
         _ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable
     ) -> Disposable {
-        let item = VirtualSchedulerItem(time: adjustScheduledTime(time), id: nextId) { action(state) }
+        let item = VirtualSchedulerItem(time: time, id: nextId) { action(state) }
         nextId += 1
-        let index =
-            queue.firstIndex {
-                switch converter.compareVirtualTime($0.time, item.time) {
-                case .greaterThan: return true
-                case .lessThan: return false
-                case .equal: return $0.id > item.id
-                }
-            } ?? queue.endIndex
-        queue.insert(item, at: index)
+        queue.insert(item)
         return item
     }
 
-    /// The time an action scheduled for `time` runs at; subclasses may move it.
+    /// The time an action scheduled through ``schedule(_:action:)`` or
+    /// ``scheduleRelative(_:dueTime:action:)`` for `time` runs at; subclasses may move it.
     open func adjustScheduledTime(_ time: VirtualTime) -> VirtualTime {
         time
     }
 
-    /// Runs the scheduled actions in order until the queue is empty or ``stop()`` is called.
+    /// Runs the scheduled actions in order until the queue is empty or ``stop()`` is called;
+    /// does nothing if the scheduler is already running (a nested call from an action).
     public func start() {
         guard !running else { return }
         running = true
@@ -121,27 +129,32 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         running = false
     }
 
-    /// Stops ``start()`` after the current action.
+    /// Stops ``start()`` or ``advanceTo(_:)`` after the current action.
     public func stop() {
         running = false
     }
 
-    /// Runs the actions scheduled up to `virtualTime`, then sets the clock to it.
+    /// Runs the actions scheduled up to `virtualTime`, then sets the clock to it (as RxSwift,
+    /// also when `virtualTime` is earlier than the clock). Calling it from a running action is a
+    /// programming error and traps, as in RxSwift.
     public func advanceTo(_ virtualTime: VirtualTime) {
-        guard !running else { return }
+        precondition(!running, "VirtualTimeScheduler.advanceTo: the scheduler is already running")
         running = true
         while running, let item = dequeue(until: virtualTime) {
             run(item)
         }
-        if converter.compareVirtualTime(clock, virtualTime) == .lessThan {
-            clock = virtualTime
-        }
+        clock = virtualTime
         running = false
     }
 
-    /// Moves the clock forward by `virtualInterval` without running anything.
+    /// Moves the clock forward by `virtualInterval` without running anything. Sleeping to a time
+    /// before the clock is a programming error and traps, as in RxSwift.
     public func sleep(_ virtualInterval: VirtualTimeInterval) {
-        clock = converter.offsetVirtualTime(clock, offset: virtualInterval)
+        let sleepTo = converter.offsetVirtualTime(clock, offset: virtualInterval)
+        precondition(
+            converter.compareVirtualTime(sleepTo, clock) != .lessThan,
+            "VirtualTimeScheduler.sleep: can't sleep to the past")
+        clock = sleepTo
     }
 
     private func dequeue(until limit: VirtualTime?) -> VirtualSchedulerItem<VirtualTime>? {

@@ -4,13 +4,63 @@ import Foundation
 /// Virtual time of the ``TestScheduler``, in ticks.
 public typealias TestTime = Int
 
+/// Converts the ``TestScheduler``'s integer ticks to dates and back: one tick is `resolution`
+/// seconds after 1970 (RxTest's `TestSchedulerVirtualTimeConverter`).
+public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
+    /// A virtual time, in ticks.
+    public typealias VirtualTimeUnit = Int
+    /// A virtual time interval, in ticks.
+    public typealias VirtualTimeIntervalUnit = Int
+
+    private let resolution: Double
+
+    init(resolution: Double) {
+        self.resolution = resolution
+    }
+
+    /// The date `virtualTime * resolution` seconds after 1970.
+    public func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
+        Date(timeIntervalSince1970: TimeInterval(virtualTime) * resolution)
+    }
+
+    /// The tick of `time`, rounded to the nearest.
+    public func convertToVirtualTime(_ time: RxTime) -> Int {
+        Int(time.timeIntervalSince1970 / resolution + 0.5)
+    }
+
+    /// `virtualTimeInterval * resolution` seconds.
+    public func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval {
+        TimeInterval(virtualTimeInterval) * resolution
+    }
+
+    /// The ticks of `timeInterval` seconds, rounded to the nearest.
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int {
+        Int(timeInterval / resolution + 0.5)
+    }
+
+    /// `time + offset`.
+    public func offsetVirtualTime(_ time: Int, offset: Int) -> Int {
+        time + offset
+    }
+
+    /// The order of two tick counts.
+    public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
+        lhs < rhs ? .lessThan : lhs > rhs ? .greaterThan : .equal
+    }
+}
+
 /// A scheduler whose time only advances when the scheduled work says so: time-based operators
 /// are tested deterministically, without waiting (RxTest's `TestScheduler`).
 ///
 /// One tick is `resolution` seconds (1 by default), so `.seconds(10)` is 10 ticks. Work runs in
-/// order of due time, and in order of scheduling for the same time. With
-/// `simulateProcessingDelay` (the default, as in RxTest), work scheduled for now or for the past
-/// runs one tick later, so that `observe(on:)` or `just(_:scheduler:)` show up in recorded times.
+/// order of due time, and in order of scheduling for the same time; work due in the past runs at
+/// the current clock. With `simulateProcessingDelay` (the default, as in RxTest), work that
+/// operators schedule (`schedule(_:action:)`, `scheduleRelative(_:dueTime:action:)`) for now
+/// or for the past runs one tick later, so that `observe(on:)` or `just(_:scheduler:)` show up in
+/// recorded times. The virtual-time entry points the test harness uses (``scheduleAt(_:action:)``,
+/// `scheduleAbsoluteVirtual`, `scheduleRelativeVirtual`, hence `start(created:subscribed:disposed:)`
+/// and the events of hot and cold observables) are not delayed: a cold observable's `.next(0, x)`
+/// arrives at the subscription's own tick.
 ///
 /// ```swift
 /// let scheduler = TestScheduler(initialClock: 0)
@@ -20,135 +70,41 @@ public typealias TestTime = Int
 /// ```
 ///
 /// Not thread-safe: use it from one thread.
-public final class TestScheduler: SchedulerType {
-    /// The default creation time of `start`.
-    public static let defaultCreated: TestTime = 100
-    /// The default subscription time of `start`.
-    public static let defaultSubscribed: TestTime = 200
-    /// The default disposal time of `start`.
-    public static let defaultDisposed: TestTime = 1000
+public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter> {
+    /// The default times of ``start(_:)``.
+    public enum Defaults {
+        /// When the tested sequence is created.
+        public static let created: TestTime = 100
+        /// When the tested sequence is subscribed to.
+        public static let subscribed: TestTime = 200
+        /// When the subscription is disposed.
+        public static let disposed: TestTime = 1000
+    }
 
-    /// The current virtual time.
-    public private(set) var clock: TestTime
     /// The length of one tick, in seconds.
     public let resolution: Double
     private let simulateProcessingDelay: Bool
-    private var running = false
-    private var queue: [VirtualSchedulerItem<TestTime>] = []
-    private var nextId = 0
 
     /// Creates a scheduler whose clock starts at `initialClock`.
     public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
-        self.clock = initialClock
         self.resolution = resolution
         self.simulateProcessingDelay = simulateProcessingDelay
+        super.init(
+            initialClock: initialClock, converter: TestSchedulerVirtualTimeConverter(resolution: resolution))
     }
 
-    /// The current virtual time as a date (`clock * resolution` seconds after 1970).
-    public var now: RxTime {
-        Date(timeIntervalSince1970: Double(clock) * resolution)
+    /// Work scheduled by operators for `time` at or before the clock runs at the clock, plus one
+    /// tick with the processing delay.
+    override public func adjustScheduledTime(_ time: TestTime) -> TestTime {
+        time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
     }
 
-    /// Whether ``start()`` is running.
-    public var isEnabled: Bool { running }
-
-    // MARK: Scheduling
-
-    /// Schedules `action` for now (one tick later with the processing delay).
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable)
-        -> Disposable
-    {
-        scheduleAbsoluteVirtual(state, time: clock, action: action)
-    }
-
-    /// Schedules `action` after `dueTime`, converted to ticks.
-    public func scheduleRelative<StateType>(
-        _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
-    ) -> Disposable {
-        scheduleAbsoluteVirtual(state, time: clock + ticks(dueTime), action: action)
-    }
-
-    /// Schedules `action` after `dueTime` ticks.
-    public func scheduleRelativeVirtual<StateType>(
-        _ state: StateType, dueTime: TestTime, action: @escaping (StateType) -> Disposable
-    ) -> Disposable {
-        scheduleAbsoluteVirtual(state, time: clock + dueTime, action: action)
-    }
-
-    /// Schedules `action` at virtual time `time` (one tick after now if `time` is not in the
-    /// future and the processing delay is simulated).
-    public func scheduleAbsoluteVirtual<StateType>(
-        _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
-    ) -> Disposable {
-        let dueTime = time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
-        let item = VirtualSchedulerItem(time: dueTime, id: nextId) { action(state) }
-        nextId += 1
-        let index = queue.firstIndex { ($0.time, $0.id) > (item.time, item.id) } ?? queue.endIndex
-        queue.insert(item, at: index)
-        return item
-    }
-
-    /// Runs `action` at virtual time `time`.
+    /// Runs `action` at virtual time `time` (not delayed; a time in the past runs at the clock).
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) {
         _ = scheduleAbsoluteVirtual((), time: time) { _ in
             action()
             return Disposables.create()
         }
-    }
-
-    // MARK: Running
-
-    /// Runs the scheduled work in time order, advancing the clock, until none is left or
-    /// ``stop()`` is called.
-    public func start() {
-        guard !running else { return }
-        runScheduledWork(upTo: nil)
-    }
-
-    /// Stops ``start()`` after the current action.
-    public func stop() {
-        running = false
-    }
-
-    /// Runs the work scheduled up to `virtualTime`, then sets the clock to it.
-    public func advanceTo(_ virtualTime: TestTime) {
-        precondition(!running, "advanceTo can't be called while the scheduler runs")
-        precondition(virtualTime >= clock, "can't advance to a time in the past")
-        runScheduledWork(upTo: virtualTime)
-        clock = virtualTime
-    }
-
-    /// Moves the clock forward by `virtualInterval` ticks without running anything.
-    public func sleep(_ virtualInterval: TestTime) {
-        clock += virtualInterval
-    }
-
-    /// Runs the scheduled work in time order, advancing the clock to each action's time, until
-    /// none is left (none due by `limit`, if given) or ``stop()`` is called.
-    private func runScheduledWork(upTo limit: TestTime?) {
-        running = true
-        while running, let item = dequeueNext(upTo: limit) {
-            if item.time > clock {
-                clock = item.time
-            }
-            item.invoke()
-        }
-        running = false
-    }
-
-    private func dequeueNext(upTo limit: TestTime?) -> VirtualSchedulerItem<TestTime>? {
-        while let first = queue.first {
-            if let limit, first.time > limit { return nil }
-            queue.removeFirst()
-            if !first.isDisposed {
-                return first
-            }
-        }
-        return nil
-    }
-
-    private func ticks(_ interval: RxTimeInterval) -> TestTime {
-        TestTime(interval.rxSeconds / resolution + 0.5)
     }
 
     // MARK: Test helpers
@@ -191,6 +147,8 @@ public final class TestScheduler: SchedulerType {
         }
         scheduleAt(disposed) {
             subscription?.dispose()
+            // Released here rather than when the scheduler goes, so that the resource check of
+            // the test sees them gone (RxTest keeps them until `start` returns).
             subscription = nil
             source = nil
         }
@@ -203,7 +161,7 @@ public final class TestScheduler: SchedulerType {
         disposed: TestTime, create: @escaping () -> Output
     ) -> TestableObserver<Element> where Output.Element == Element {
         start(
-            created: Self.defaultCreated, subscribed: Self.defaultSubscribed, disposed: disposed,
+            created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed,
             create: create)
     }
 
@@ -213,7 +171,7 @@ public final class TestScheduler: SchedulerType {
         -> TestableObserver<Element> where Output.Element == Element
     {
         start(
-            created: Self.defaultCreated, subscribed: Self.defaultSubscribed, disposed: Self.defaultDisposed,
+            created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed,
             create: create)
     }
 }

@@ -64,21 +64,25 @@ final class HotObservable<Element>: TestableObservable<Element> {
 }
 
 /// Emits the recorded events to each subscriber at their times relative to its subscription.
+///
+/// As in RxTest, disposing a subscription does not take its events off the scheduler: they stay
+/// queued (and still move the clock when their time comes) but are no longer delivered.
 final class ColdObservable<Element>: TestableObservable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
     where Observer.Element == Element {
         subscriptions.append(Subscription(scheduler.clock))
         let index = subscriptions.count - 1
-        let scheduled = CompositeDisposable()
+        let disposed = BooleanDisposable()
         for recorded in recordedEvents {
-            _ = scheduled.insert(
-                scheduler.scheduleRelativeVirtual((), dueTime: recorded.time) { _ in
+            _ = scheduler.scheduleRelativeVirtual((), dueTime: recorded.time) { _ in
+                if !disposed.isDisposed {
                     observer.on(recorded.value)
-                    return Disposables.create()
-                })
+                }
+                return Disposables.create()
+            }
         }
         return Disposables.create {
-            scheduled.dispose()
+            disposed.dispose()
             self.endSubscription(at: index)
         }
     }

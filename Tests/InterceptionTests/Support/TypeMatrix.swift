@@ -67,6 +67,51 @@ struct PI: RuntimeStruct {
     var i: Int32
     static let runtimeEncoding = "{pi=^vi}"
 }
+// The AAPCS64 (AArch64) shapes: homogeneous floating-point aggregates and their limits.
+struct F1: RuntimeStruct {
+    var a: Float
+    static let runtimeEncoding = "{f1=f}"
+}
+struct FFF: RuntimeStruct {
+    var a, b, c: Float
+    static let runtimeEncoding = "{fff=fff}"
+}
+struct FFFF: RuntimeStruct {
+    var a, b, c, d: Float
+    static let runtimeEncoding = "{ffff=ffff}"
+}
+struct DDDD: RuntimeStruct {
+    var a, b, c, d: Double
+    static let runtimeEncoding = "{dddd=dddd}"
+}
+struct FA4: RuntimeStruct {
+    var a: (Float, Float, Float, Float)
+    static let runtimeEncoding = "{fa4=[4f]}"
+}
+#if arch(x86_64)
+    /// Two C `long double`s: Float80 exists on x86 only.
+    struct LDLD: RuntimeStruct {
+        var a, b: Float80
+        static let runtimeEncoding = "{DD=DD}"
+    }
+#endif
+struct D5: RuntimeStruct {
+    var a, b, c, d, e: Double
+    static let runtimeEncoding = "{d5=ddddd}"
+}
+struct FD: RuntimeStruct {
+    var a: Float
+    var b: Double
+    static let runtimeEncoding = "{fd=fd}"
+}
+struct III: RuntimeStruct {
+    var a, b, c: Int32
+    static let runtimeEncoding = "{iii=iii}"
+}
+struct C3: RuntimeStruct {
+    var a, b, c: Int8
+    static let runtimeEncoding = "{c3=ccc}"
+}
 
 /// One case of the C matrix with its Swift type.
 struct MatrixCase: CustomTestStringConvertible, Sendable {
@@ -123,6 +168,16 @@ struct MatrixCase: CustomTestStringConvertible, Sendable {
         case "struct_32": Q4.self
         case "struct_nested": Outer.self
         case "struct_pi": PI.self
+        case "struct_f1": F1.self
+        case "struct_fff": FFF.self
+        case "struct_ffff": FFFF.self
+        case "struct_dddd": DDDD.self
+        case "struct_fa4": FA4.self
+        case "struct_DD": longDoublePair
+        case "struct_d5": D5.self
+        case "struct_fd": FD.self
+        case "struct_iii": III.self
+        case "struct_c3": C3.self
         default: nil
         }
     }
@@ -200,6 +255,27 @@ extension B17: MatrixValue {}
 extension Q4: MatrixValue {}
 extension Outer: MatrixValue {}
 extension PI: MatrixValue {}
+extension F1: MatrixValue {}
+extension FFF: MatrixValue {}
+extension FFFF: MatrixValue {}
+extension DDDD: MatrixValue {}
+extension FA4: MatrixValue {}
+#if arch(x86_64)
+    extension LDLD: MatrixValue {}
+#endif
+extension D5: MatrixValue {}
+extension FD: MatrixValue {}
+extension III: MatrixValue {}
+extension C3: MatrixValue {}
+
+/// The Swift type of `{DD=DD}` where Swift has one (Float80: x86 only).
+private var longDoublePair: (any MatrixValue.Type)? {
+    #if arch(x86_64)
+        LDLD.self
+    #else
+        nil
+    #endif
+}
 
 /// The argument of the last `take:` of a Swift matrix class, as C bytes (one box per test).
 final class TakenBox: @unchecked Sendable {

@@ -36,5 +36,29 @@ extension RxCoreTests {
             #expect(onQueue.value.items == [true, true, true])
             subscription.dispose()
         }
+
+        #if TRACE_RESOURCES
+            @Test("Resources counts the live observe(on:) sequences on serial dispatch queues, back to zero")
+            func countsSerialDispatchQueueObservables() {
+                #expect(Resources.numberOfSerialDispatchQueueObservables == 0)
+                var serial: Observable<Int>? = Observable.just(0)
+                    .observe(on: SerialDispatchQueueScheduler(qos: .default))
+                #expect(Resources.numberOfSerialDispatchQueueObservables == 1)
+                var main: Observable<Int>? = Observable.just(0).observe(on: MainScheduler.instance)
+                #expect(Resources.numberOfSerialDispatchQueueObservables == 2, "MainScheduler is serial")
+                var concurrent: Observable<Int>? = Observable.just(0)
+                    .observe(on: ConcurrentDispatchQueueScheduler(qos: .default))
+                let scheduler = TestScheduler(initialClock: 0)
+                var virtual: Observable<Int>? = Observable.just(0).observe(on: scheduler)
+                #expect(Resources.numberOfSerialDispatchQueueObservables == 2)
+                #expect(serial != nil && main != nil && concurrent != nil && virtual != nil)
+                serial = nil
+                #expect(Resources.numberOfSerialDispatchQueueObservables == 1)
+                main = nil
+                concurrent = nil
+                virtual = nil
+                #expect(Resources.numberOfSerialDispatchQueueObservables == 0)
+            }
+        #endif
     }
 }

@@ -142,3 +142,20 @@ final class LockedList<Item>: @unchecked Sendable {
         return storage
     }
 }
+
+/// A flag raised from any thread or task, which a test can wait for.
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
+
+    /// Waits (in 1 ms steps, at most 5 s) until the flag is raised; returns whether it was.
+    func wait() async -> Bool {
+        for _ in 0..<5_000 where !isRaised {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return isRaised
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import RxCore
 import Testing
 
@@ -75,6 +76,154 @@ extension RxCoreTests {
             let observer = scheduler.start(created: 100, subscribed: 200, disposed: 400) { hot }
             #expect(observer.events == [.next(250, 2), .error(300, TestError(1))])
             #expect(hot.subscriptions == [Subscription(200, 300)], "unsubscribed on error")
+        }
+
+        // The clock rule (RxTest's): the processing delay applies to what operators schedule
+        // (`schedule`, `scheduleRelative`), not to the harness's virtual-time entry points.
+
+        @Test("A cold observable subscribed at the start tick delivers its tick-1 event at tick 1")
+        func coldObservableAtTickZero() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let cold = scheduler.createColdObservable([.next(1, 1), .next(2, 2)])
+            let observer = scheduler.start(created: 0, subscribed: 0, disposed: 100) { cold }
+            #expect(observer.events == [.next(1, 1), .next(2, 2)])
+            #expect(cold.subscriptions == [Subscription(0, 100)])
+        }
+
+        @Test("A cold observable's event at offset zero arrives at the subscription's own tick")
+        func coldObservableOffsetZero() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let cold = scheduler.createColdObservable([.next(0, "a"), .completed(0)])
+            let observer = scheduler.start { cold }
+            #expect(observer.events == [.next(200, "a"), .completed(200)])
+        }
+
+        @Test("Work scheduled by operators for now still runs one tick later")
+        func operatorsKeepTheProcessingDelay() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let observer = scheduler.start(created: 0, subscribed: 0, disposed: 100) {
+                Observable.just(42, scheduler: scheduler)
+            }
+            #expect(observer.events == [.next(1, 42), .completed(2)])
+        }
+
+        @Test("A hot event due before the clock runs at the current clock, not one tick later")
+        func hotEventInThePast() {
+            let scheduler = TestScheduler(initialClock: 0)
+            scheduler.advanceTo(10)
+            let hot = scheduler.createHotObservable([.next(5, 1), .next(20, 2)])
+            let observer = scheduler.createObserver(Int.self)
+            let subscription = hot.subscribe(observer)
+            scheduler.start()
+            subscription.dispose()
+            #expect(observer.events == [.next(10, 1), .next(20, 2)])
+        }
+
+        @Test("scheduleAt, scheduleAbsoluteVirtual and scheduleRelativeVirtual take their time as given")
+        func virtualEntryPointsAreNotDelayed() {
+            let scheduler = TestScheduler(initialClock: 5)
+            var log: [String] = []
+            scheduler.scheduleAt(5) { log.append("at \(scheduler.clock)") }
+            _ = scheduler.scheduleAbsoluteVirtual((), time: 3) { _ in
+                log.append("absolute \(scheduler.clock)")
+                return Disposables.create()
+            }
+            _ = scheduler.scheduleRelativeVirtual((), dueTime: 0) { _ in
+                log.append("relative \(scheduler.clock)")
+                return Disposables.create()
+            }
+            _ = scheduler.schedule(()) { _ in
+                log.append("schedule \(scheduler.clock)")
+                return Disposables.create()
+            }
+            scheduler.start()
+            // Time 3 is earliest, then the two items due at 5 in scheduling order, then the
+            // delayed one.
+            #expect(log == ["absolute 5", "at 5", "relative 5", "schedule 6"])
+        }
+
+        @Test("Disposing a cold subscription leaves its events queued: they still move the clock")
+        func coldEventsAfterDisposalMoveTheClock() {
+            let scheduler = TestScheduler(initialClock: 0)
+            let cold = scheduler.createColdObservable([.next(10, 1), .next(500, 2)])
+            let observer = scheduler.start(disposed: 300) { cold }
+            #expect(observer.events == [.next(210, 1)])
+            #expect(cold.subscriptions == [Subscription(200, 300)])
+            #expect(scheduler.clock == 700)
+        }
+
+        @Test("Work due at the same time runs in scheduling order, whatever the path")
+        func sameTimeRunsInSchedulingOrder() {
+            let scheduler = TestScheduler(initialClock: 0)
+            var log: [Int] = []
+            for index in 0..<50 {
+                if index.isMultiple(of: 2) {
+                    scheduler.scheduleAt(10) { log.append(index) }
+                } else {
+                    _ = scheduler.scheduleRelative((), dueTime: .seconds(10)) { _ in
+                        log.append(index)
+                        return Disposables.create()
+                    }
+                }
+            }
+            scheduler.start()
+            #expect(log == Array(0..<50))
+        }
+
+        @Test("AdvanceTo sets the clock even to an earlier time, as RxTest does; sleep moves it forward")
+        func advanceToAndSleepSetTheClock() {
+            let scheduler = TestScheduler(initialClock: 0)
+            var ran: [TestTime] = []
+            scheduler.scheduleAt(10) { ran.append(scheduler.clock) }
+            scheduler.advanceTo(20)
+            #expect(scheduler.clock == 20)
+            scheduler.advanceTo(15)
+            #expect(scheduler.clock == 15)
+            scheduler.sleep(5)
+            #expect(scheduler.clock == 20)
+            #expect(ran == [10])
+        }
+
+        @Test("Stop ends start after the current action; start again resumes with what is left")
+        func stopAndResume() {
+            let scheduler = TestScheduler(initialClock: 0)
+            var ran: [TestTime] = []
+            scheduler.scheduleAt(10) {
+                ran.append(scheduler.clock)
+                scheduler.stop()
+            }
+            scheduler.scheduleAt(20) { ran.append(scheduler.clock) }
+            scheduler.start()
+            #expect(ran == [10])
+            scheduler.start()
+            #expect(ran == [10, 20])
+        }
+
+        @Test("A resolution converts intervals to ticks, rounding to the nearest tick")
+        func resolutionRounds() {
+            let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
+            var ran: [TestTime] = []
+            for interval in [RxTimeInterval.milliseconds(5), .microseconds(7_400), .microseconds(7_600)] {
+                _ = scheduler.scheduleRelative((), dueTime: interval) { _ in
+                    ran.append(scheduler.clock)
+                    return Disposables.create()
+                }
+            }
+            scheduler.start()
+            #expect(ran == [5, 7, 8])
+            #expect(scheduler.now == Date(timeIntervalSince1970: 0.008))
+        }
+
+        @Test("Work due never is never run")
+        func neverIsNeverRun() {
+            let scheduler = TestScheduler(initialClock: 0)
+            var ran = false
+            _ = scheduler.scheduleRelative((), dueTime: .never) { _ in
+                ran = true
+                return Disposables.create()
+            }
+            scheduler.start()
+            #expect(!ran)
         }
 
         @Test("Recorded events and subscriptions describe themselves readably")

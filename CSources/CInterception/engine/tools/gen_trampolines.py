@@ -3,7 +3,10 @@
 
 The ABI classes come from the `abi` column of ic_types.def (the runtime's one table of type
 codes): i (integers of 32 bits or less, bool), q (64-bit integers and every pointer), f, d; `D`
-(long double) is left to the forward path. The table covers every return class (plus void)
+(long double) is left to the forward path. The classes, and so the table, are the same on System
+V x86-64 and AArch64 (AAPCS64): each is one C type the compiler passes in the ABI's own
+registers; what differs per ABI (how many arguments fit in registers, who extends narrow
+integers) is the compiler's business or the signature's (types/signature.c). The table covers every return class (plus void)
 crossed with every argument list of 0 to 3 arguments, and 4 arguments over ARITY4_CLASSES. Each
 line is one X-macro entry, sorted by its key so trampolines.c can binary search it:
 

@@ -54,11 +54,14 @@ extension Infallible {
         self
     }
 
+    /// What a ``create(subscribe:)`` callback reports to.
+    public typealias InfallibleObserver = (InfallibleEvent<Element>) -> Void
+
     /// Creates an infallible sequence from a subscribe function that reports elements and
     /// completion, and returns the disposable that tears down its work.
-    public static func create(
-        subscribe: @escaping (@escaping (InfallibleEvent<Element>) -> Void) -> Disposable
-    ) -> Infallible<Element> {
+    public static func create(subscribe: @escaping (@escaping InfallibleObserver) -> Disposable)
+        -> Infallible<Element>
+    {
         Infallible(
             Observable.create { observer in
                 subscribe { event in
@@ -71,7 +74,20 @@ extension Infallible {
                 }
             })
     }
+}
 
+extension InfallibleEvent: EventConvertible {
+    /// The event as an ``Event``.
+    public var event: Event<Element> {
+        switch self {
+        case .next(let element): return .next(element)
+        case .completed: return .completed
+        }
+    }
+}
+
+// Subscribing, on every `InfallibleType` as in RxSwift: there is no error closure to give.
+extension InfallibleType {
     /// Subscribes closures for the elements and the completion; `onDisposed` is called once when
     /// the subscription ends.
     public func subscribe(
@@ -79,7 +95,7 @@ extension Infallible {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        source.subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).
@@ -89,27 +105,23 @@ extension Infallible {
         onCompleted: ((Object) -> Void)? = nil,
         onDisposed: ((Object) -> Void)? = nil
     ) -> Disposable {
-        source.subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        asObservable().subscribe(
+            with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
-    /// Subscribes a closure that receives every event.
-    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
-        source.subscribe(on)
+    /// Subscribes a closure that receives every event, as an ``InfallibleEvent`` (which has no
+    /// error case; RxSwift's signature since 6.6). An error, which only an inner sequence of
+    /// `flatMap` and its kind can bring in, goes to `Hooks.defaultErrorHandler` as with
+    /// ``subscribe(onNext:onCompleted:onDisposed:)``.
+    public func subscribe(_ on: @escaping (InfallibleEvent<Element>) -> Void) -> Disposable {
+        asObservable().subscribe(onNext: { on(.next($0)) }, onCompleted: { on(.completed) })
     }
 }
 
-extension Infallible {
+extension InfallibleType {
     /// The elements as an `AsyncStream`: `for await value in infallible.values { ... }`.
     /// Iterating subscribes; ending the iteration early disposes the subscription.
     public var values: AsyncStream<Element> {
-        let source = asObservable()
-        return AsyncStream { continuation in
-            let sendable = UncheckedSendable(continuation)
-            let subscription = UncheckedSendable(
-                source.subscribe(
-                    onNext: { element in _ = sendable.value.yield(UncheckedSendable(element).value) },
-                    onCompleted: { sendable.value.finish() }))
-            continuation.onTermination = { _ in subscription.value.dispose() }
-        }
+        nonFailingValues(of: asObservable())
     }
 }

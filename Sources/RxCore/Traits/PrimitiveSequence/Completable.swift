@@ -61,6 +61,19 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
         }
     }
 
+    /// Subscribes closures that receive `object` first, while it is alive (held weakly); once
+    /// it is gone, none of them is called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onCompleted: weaklyCalling(object, onCompleted), onError: weaklyCalling(object, onError),
+            onDisposed: weaklyCalling(object, onDisposed))
+    }
+
     /// Calls the closures for side effects (see `ObservableType.do`).
     public func `do`(
         onError: ((Swift.Error) throws -> Void)? = nil,
@@ -78,10 +91,17 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
                 onDispose: onDispose))
     }
 
-    /// Runs the completables one after the other; fails on the first error.
-    public static func concat<Sources: Sequence>(_ sources: Sources) -> Completable
+    /// Runs the completables one after the other; fails on the first error. The sequence is
+    /// read lazily, one completable at a time, so it may be endless.
+    public static func concat<Sources: Sequence>(_ sequence: Sources) -> Completable
     where Sources.Element == Completable {
-        Completable(raw: Observable.concat(sources.map { $0.source }))
+        Completable(raw: Observable.concat(sequence.lazy.map { $0.source }))
+    }
+
+    /// Runs the completables of `collection` one after the other; fails on the first error.
+    public static func concat<Sources: Collection>(_ collection: Sources) -> Completable
+    where Sources.Element == Completable {
+        Completable(raw: Observable.concat(collection.map { $0.source }))
     }
 
     /// Runs the completables one after the other; fails on the first error.

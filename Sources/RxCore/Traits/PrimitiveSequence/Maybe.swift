@@ -82,6 +82,20 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         }
     }
 
+    /// Subscribes closures that receive `object` first, while it is alive (held weakly); once
+    /// it is gone, none of them is called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onSuccess: weaklyCalling(object, onSuccess), onError: weaklyCalling(object, onError),
+            onCompleted: weaklyCalling(object, onCompleted), onDisposed: weaklyCalling(object, onDisposed))
+    }
+
     /// Transforms the element.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.map(transform))

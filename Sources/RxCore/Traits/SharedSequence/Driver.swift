@@ -94,6 +94,12 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         subscribeOnMain(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
+    /// Subscribes without closures (`drive(onNext: nil, onCompleted: nil, onDisposed: nil)`),
+    /// spelled out as RxCocoa does so that the call is not ambiguous with the observer forms.
+    public func drive() -> Disposable {
+        drive(onNext: nil, onCompleted: nil, onDisposed: nil)
+    }
+
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).
     public func drive<Object: AnyObject>(
         with object: Object,

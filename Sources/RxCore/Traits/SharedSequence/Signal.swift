@@ -103,6 +103,12 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         subscribeOnMain(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
+    /// Subscribes without closures (`emit(onNext: nil, onCompleted: nil, onDisposed: nil)`),
+    /// spelled out as RxCocoa does so that the call is not ambiguous with the observer forms.
+    public func emit() -> Disposable {
+        emit(onNext: nil, onCompleted: nil, onDisposed: nil)
+    }
+
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).
     public func emit<Object: AnyObject>(
         with object: Object,

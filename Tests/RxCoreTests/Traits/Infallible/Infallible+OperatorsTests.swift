@@ -4,21 +4,6 @@ import Testing
 extension RxCoreTests {
     @Suite("Infallible operators")
     struct InfallibleOperatorsTests {
-        @Test("combineLatest of infallibles as a tuple")
-        func combineLatestArity() {
-            let scheduler = TestScheduler(initialClock: 0)
-            let first = scheduler.createColdObservable([.next(1, 1)]).asInfallible(
-                onErrorFallbackTo: .never())
-            let second = scheduler.createColdObservable([.next(1, 1)]).asInfallible(
-                onErrorFallbackTo: .never())
-            let third = scheduler.createColdObservable([.next(1, 1)]).asInfallible(
-                onErrorFallbackTo: .never())
-            let observer = scheduler.start {
-                Infallible.combineLatest(first, second, third).map { $0 + $1 + $2 }
-            }
-            #expect(observer.events == [.next(201, 3)])
-        }
-
         @Test("zip of infallibles with a selector and of a collection")
         func zipAndCollections() {
             var values: [Int] = []

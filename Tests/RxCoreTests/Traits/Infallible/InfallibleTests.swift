@@ -48,5 +48,83 @@ extension RxCoreTests {
                 .subscribe(onNext: { values.append($0) })
             #expect(values == [0, 21, 31, 3])
         }
+
+        @Test("An infallible's values iterate its elements and finish with it")
+        func values() async {
+            var received: [Int] = []
+            for await value in Infallible.of(1, 2, 3).values {
+                received.append(value)
+            }
+            #expect(received == [1, 2, 3])
+        }
+
+        @Test("Leaving the iteration of an infallible's values early disposes the subscription")
+        func valuesEndedEarly() async {
+            let disposed = Flag()
+            let endless = Infallible.of(1, 2, 3).concat(Infallible.never()).do(onDispose: { disposed.raise() }
+            )
+            for await value in endless.values where value == 2 {
+                break
+            }
+            #expect(await disposed.wait())
+        }
+
+        @Test("Subscribing with an object passes it while it is alive, and the completion with it")
+        func subscribeWithObject() {
+            final class Owner {}
+            let scheduler = TestScheduler(initialClock: 0)
+            let source = scheduler.createColdObservable([.next(10, 0), .next(20, 1), .completed(30)])
+                .asInfallible(onErrorJustReturn: -1)
+            let owner = Owner()
+            var log: [String] = []
+            _ = source.subscribe(
+                with: owner,
+                onNext: { object, value in log.append("\(object === owner) \(value)") },
+                onCompleted: { object in log.append("completed \(object === owner)") },
+                onDisposed: { object in log.append("disposed \(object === owner)") })
+            scheduler.start()
+            #expect(log == ["true 0", "true 1", "completed true", "disposed true"])
+        }
+
+        @Test("Subscribe is available on every InfallibleType, not only Infallible")
+        func subscribeOnInfallibleType() {
+            struct Wrapper: InfallibleType {
+                let inner: Infallible<Int>
+                func asObservable() -> Observable<Int> { inner.asObservable() }
+            }
+            var log: [String] = []
+            let wrapper = Wrapper(inner: .of(1, 2))
+            _ = wrapper.subscribe(
+                onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+            _ = wrapper.subscribe { (event: InfallibleEvent<Int>) in
+                switch event {
+                case .next(let element): log.append("event next \(element)")
+                case .completed: log.append("event completed")
+                }
+            }
+            #expect(
+                log == ["next 1", "next 2", "completed", "event next 1", "event next 2", "event completed"])
+        }
+
+        @Test("InfallibleEvent converts to an Event")
+        func infallibleEventIsEventConvertible() {
+            #expect(InfallibleEvent.next(3).event == Event.next(3))
+            #expect(InfallibleEvent<Int>.completed.event == Event.completed)
+            let observer: Infallible<Int>.InfallibleObserver = { _ in }
+            observer(.completed)
+        }
+
+        @Test("A control event as an infallible forwards its events")
+        @MainActor
+        func controlEventAsInfallible() {
+            let subject = PublishSubject<Int>()
+            var log: [String] = []
+            let subscription = ControlEvent(events: subject).asInfallible().subscribe(
+                onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+            subject.onNext(1)
+            subject.onCompleted()
+            #expect(log == ["next 1", "completed"])
+            subscription.dispose()
+        }
     }
 }

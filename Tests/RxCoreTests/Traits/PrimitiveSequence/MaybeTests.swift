@@ -43,5 +43,28 @@ extension RxCoreTests {
             let observer = scheduler.start { Maybe<Int>.empty() }
             #expect(observer.events == [.completed(200)])
         }
+
+        @Test("Subscribing with an object passes it to each closure while it is alive")
+        func subscribeWithObject() {
+            final class Owner {}
+            var owner: Owner? = Owner()
+            var log: [String] = []
+            _ = Maybe.just(1).subscribe(
+                with: owner!, onSuccess: { _, element in log.append("success \(element)") },
+                onError: { _, error in log.append("error \(error)") },
+                onCompleted: { _ in log.append("completed") }, onDisposed: { _ in log.append("disposed") })
+            _ = Maybe<Int>.empty().subscribe(with: owner!, onCompleted: { _ in log.append("empty") })
+            _ = Maybe<Int>.error(TestError(6)).subscribe(
+                with: owner!, onError: { _, error in log.append("error \(error)") })
+            let subject = PublishSubject<Int>()
+            let subscription = subject.asMaybe().subscribe(
+                with: owner!, onSuccess: { _, _ in log.append("late success") },
+                onDisposed: { _ in log.append("late disposed") })
+            owner = nil
+            subject.onNext(2)
+            subject.onCompleted()
+            subscription.dispose()
+            #expect(log == ["success 1", "disposed", "empty", "error TestError(6)"])
+        }
     }
 }
