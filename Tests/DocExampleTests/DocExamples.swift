@@ -130,7 +130,8 @@ private func example_README() throws {
             do {  // README.md, example 3
                 let counter = Counter.new()
                 try counter.hookBefore("add:") { print("about to add") }     // any method, any position
-                try counter.hookAfter("reset") { this in print(this, "was reset") }
+                try counter.hookAfter("reset") { this in print(this, "was reset") }   // after a void method
+                try counter.hookAfter("add:") { (this: RuntimeObject, x: Int32) in print("added", x) }  // result left alone
                 try counter.hook("add:", .before) { call in                   // one closure type for every method
                     print(call.selector, call.arguments, try call.argument(2, as: Int32.self))
                 }
@@ -256,6 +257,10 @@ private func example_Sources_Interception_Interception_docc_Hooks() throws {
                 try counter.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result + 1 }
                 // Or reads the arguments and leaves the result alone.
                 try counter.hookAfter("add:") { (this: RuntimeObject, x: Int32) in print("after add:", x) }
+
+                // A method that returns nothing has no result to take: its after hook has the receiver and the
+                // arguments only (or is a short form).
+                try counter.hookAfter("reset") { (this: RuntimeObject) in print("reset", this) }
 
                 let s: Int32 = try counter.send("add:", Int32(2))   // 3 * 100 + 1 = 301
                 token.cancel()

@@ -295,9 +295,11 @@ struct HookForeignChangeTests {
         #expect(try f.call(f.sub.new()) == ["sub", "A"])
     }
 
-    @Test("an object hook under a class exchange: the object's layer wraps the exchanged method")
-    func objectHookUnderExchange() throws {
-        let f = try SwizzleFixture(.typed)
+    @Test(
+        "an object hook under a class exchange: the object's layer wraps the exchanged method",
+        arguments: HookPath.allCases)
+    func objectHookUnderExchange(_ path: HookPath) throws {
+        let f = try SwizzleFixture(path)
         let a = try SwizzleFixture.method(f.cls, SwizzleFixture.a)
         let b = try SwizzleFixture.method(f.cls, SwizzleFixture.b)
         let obj = f.cls.new()
@@ -308,6 +310,62 @@ struct HookForeignChangeTests {
         #expect(obj.actualClass == f.cls)
         try a.exchangeImplementation(with: b)
         #expect(try f.call(obj) == ["A"])
+    }
+
+    @Test(
+        "class methods: an exchange after a metaclass hook runs the hook for the class and a subclass, both removal orders",
+        arguments: HookPath.allCases)
+    func classMethodExchange(_ path: HookPath) throws {
+        let log = EventLog()
+        let (a, b) = (SwizzleFixture.a, SwizzleFixture.b)
+        let cls = try RuntimeClass.define(uniqueName("SwizzleMeta")) { c in
+            switch path {
+            case .typed:
+                try c.classMethod(a) { (this: RuntimeObject, x: Bool) in log.append("A") }
+                try c.classMethod(b) { (this: RuntimeObject, x: Bool) in
+                    log.append("B")
+                    try? this.send(b, x)
+                }
+            case .forwarded:
+                try c.classMethod(a) { (this: RuntimeObject, x: Int, y: Int, z: Int, u: Int, v: Int) in
+                    log.append("A")
+                }
+                try c.classMethod(b) { (this: RuntimeObject, x: Int, y: Int, z: Int, u: Int, v: Int) in
+                    log.append("B")
+                    try? this.send(b, x, y, z, u, v)
+                }
+            }
+        }
+        let sub = try RuntimeClass.define(uniqueName("SwizzleMetaSub"), superclass: cls) { _ in }
+        func call(_ target: RuntimeClass) throws -> [String] {
+            let before = log.all.count
+            switch path {
+            case .typed: try target.send(a, true)
+            case .forwarded: try target.send(a, 1, 2, 3, 4, 5)
+            }
+            return Array(log.all.dropFirst(before))
+        }
+        let methodA = try SwizzleFixture.method(cls.metaclass, a)
+        let methodB = try SwizzleFixture.method(cls.metaclass, b)
+        let original = [methodA.implementationAddress, methodB.implementationAddress]
+        for unhookFirst in [true, false] {
+            let token = try cls.metaclass.hookBefore(a) { log.append("hook") }
+            try methodA.exchangeImplementation(with: methodB)
+            #expect(try call(cls) == ["B", "hook", "A"])
+            #expect(try call(sub) == ["B", "hook", "A"])
+            if unhookFirst {
+                #expect(token.cancel() == HookCancellation(restored: false, keptForeignImplementation: true))
+                #expect(try call(cls) == ["B", "A"])
+                try methodA.exchangeImplementation(with: methodB)
+            } else {
+                try methodA.exchangeImplementation(with: methodB)
+                #expect(try call(sub) == ["hook", "A"])
+                #expect(token.cancel() == HookCancellation(restored: true, keptForeignImplementation: false))
+            }
+            #expect(try call(cls) == ["A"])
+            #expect([methodA.implementationAddress, methodB.implementationAddress] == original)
+            #expect(!cls.metaclass.isHooked(a))
+        }
     }
 
     @Test(
