@@ -66,7 +66,8 @@ private final class SwiftBench: @unchecked Sendable {
         let counter = self.counter
         // Each hook counts its calls like a subscriber, so the loops check that every call ran it.
         try! hookedBefore.hookBefore("add:") { (this: RuntimeObject, x: Int32) in counter.value += 1 }
-        try! hookedInstead.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
+        try! hookedInstead.hookInstead("add:") {
+            (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
             counter.value += 1
             return original(x)
         }

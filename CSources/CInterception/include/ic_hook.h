@@ -94,8 +94,8 @@ enum {
 /* What a removal left behind (ic_hook_remove_reporting). */
 enum {
     /* The target is back in its exact original state: no hook or observer is left on the object
-     * (after-dealloc ones included) and it is back in its class; or no hook is left on (class, selector) and the class runs
-     * its exact original method again. */
+     * (after-dealloc ones included) and it is back in its class; or no hook is left on (class,
+     * selector) and the class runs its exact original method again. */
     IC_HOOK_RESTORED = 1u << 0,
     /* The last hook went, but a foreign implementation had been set where the engine had put its
      * own, and it was kept (SwiftHook's rule): on the object's interception subclass (the object
