@@ -24,6 +24,11 @@ private final class SwiftBench: @unchecked Sendable {
     /// An object that was observed through sentMessage and methodInvoked, every subscription
     /// since disposed: it is back in its class.
     let afterDispose: RuntimeObject
+    /// add: with one typed Swift before hook, one typed Swift instead hook calling the original,
+    /// one info-form before hook reading the argument (object hooks, trampoline).
+    let hookedBefore: RuntimeObject
+    let hookedInstead: RuntimeObject
+    let hookedInfo: RuntimeObject
     /// Counts the events the subscribers receive (a class, so the closures capture a reference).
     let counter = EventCounter()
     var events: Int { counter.value }
@@ -56,7 +61,23 @@ private final class SwiftBench: @unchecked Sendable {
         invokedOptimized = counterClass.new()
         sentForwarded = forwardedClass.new()
         afterDispose = counterClass.new()
+        hookedBefore = counterClass.new()
+        hookedInstead = counterClass.new()
+        hookedInfo = counterClass.new()
         let counter = self.counter
+        // Each hook counts its calls like a subscriber, so the loops check that every call ran it.
+        try! hookedBefore.hookBefore("add:") { (this: RuntimeObject, x: Int32) in counter.value += 1 }
+        try! hookedInstead.hookInstead("add:") {
+            (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
+            counter.value += 1
+            return original(x)
+        }
+        try! hookedInfo.hook("add:", .before) { call in
+            if try call.argument(2, as: Int32.self) >= 0 { counter.value += 1 }
+        }
+        for object in [hookedBefore, hookedInstead, hookedInfo] {
+            precondition(ic_intercept_path_of(object.pointer, Selector("add:").pointer) == IC_PATH_OPTIMIZED)
+        }
         sentOptimized.rx.sentMessage("add:").subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
         let typed = sentTypedOptimized.rx.sentMessage("add:", as: Int32.self)
         typed.subscribe(onNext: { _ in counter.value += 1 }).disposed(by: bag)
@@ -179,6 +200,18 @@ func swiftCases() -> [BenchCase] {
                 let t = timeSends(SwiftBench.shared.afterDispose, ops: ops, observed: false)
                 return SwiftBench.shared.events == before ? t : -1
             }),
+        BenchCase(
+            name: "swift_hook_before_typed",
+            description: "Swift send of add: with one typed Swift before hook (object, trampoline)",
+            prepare: ready, run: { timeSends(SwiftBench.shared.hookedBefore, ops: $0, observed: true) }),
+        BenchCase(
+            name: "swift_hook_instead_typed",
+            description: "Swift send of add: with one typed Swift instead hook calling the original",
+            prepare: ready, run: { timeSends(SwiftBench.shared.hookedInstead, ops: $0, observed: true) }),
+        BenchCase(
+            name: "swift_hook_info_before",
+            description: "Swift send of add: with one info-form before hook reading the argument",
+            prepare: ready, run: { timeSends(SwiftBench.shared.hookedInfo, ops: $0, observed: true) }),
         BenchCase(
             name: "swift_methodInvoked_optimized",
             description: "Swift send of add: with one rx.methodInvoked subscriber (trampoline)",

@@ -870,6 +870,94 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             "ic_hook_remove",
             { _ in #expect(statusName(ic_hook_remove(0)) == "IC_ERR_OBSERVER_NOT_FOUND") }
         ),
+        (
+            "ic_hook_remove_reporting",
+            { _ in
+                var outcome: UInt32 = 7
+                expectRefused(ic_hook_remove_reporting(0, &outcome), IC_ERR_OBSERVER_NOT_FOUND)
+                #expect(outcome == 0)
+                expectRefused(ic_hook_remove_reporting(0, nil), IC_ERR_OBSERVER_NOT_FOUND)
+            }
+        ),
+        ("ic_hook_is_active", { _ in #expect(!ic_hook_is_active(0)) }),
+        (
+            "ic_hook_object_deallocated",
+            { f in
+                var token: ic_observer_token = 0
+                let fn: @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void =
+                    {
+                        _, _, _ in
+                    }
+                expectRefused(ic_hook_object_deallocated(nil, fn, nil, nil, &token))
+                expectRefused(ic_hook_object_deallocated(f.obj, nil, nil, nil, &token))
+                expectRefused(ic_hook_object_deallocated(f.obj, fn, nil, nil, nil))
+                #expect(token == 0)
+            }
+        ),
+        (
+            "ic_hook_class_deallocated",
+            { f in
+                var token: ic_observer_token = 0
+                let fn: @convention(c) (UnsafeRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void =
+                    {
+                        _, _, _ in
+                    }
+                expectRefused(ic_hook_class_deallocated(nil, fn, nil, nil, &token))
+                expectRefused(ic_hook_class_deallocated(f.cls, nil, nil, nil, &token))
+                expectRefused(ic_hook_class_deallocated(f.cls, fn, nil, nil, nil))
+                #expect(token == 0)
+            }
+        ),
+        (
+            "ic_hook_object_is_hooked",
+            { f in
+                #expect(!ic_hook_object_is_hooked(nil, f.s))
+                #expect(!ic_hook_object_is_hooked(f.obj, nil))
+            }
+        ),
+        (
+            "ic_hook_class_is_hooked",
+            { f in
+                #expect(!ic_hook_class_is_hooked(nil, f.s))
+                #expect(!ic_hook_class_is_hooked(f.cls, nil))
+            }
+        ),
+        (
+            "ic_hook_object_copy_list",
+            { f in
+                var count = 7
+                #expect(ic_hook_object_copy_list(nil, &count) == nil)
+                #expect(count == 0)
+                #expect(ic_hook_object_copy_list(f.obj, nil) == nil)
+            }
+        ),
+        (
+            "ic_hook_class_copy_list",
+            { f in
+                var count = 7
+                #expect(ic_hook_class_copy_list(nil, &count) == nil)
+                #expect(count == 0)
+                #expect(ic_hook_class_copy_list(f.cls, nil) == nil)
+            }
+        ),
+        (
+            "ic_hook_object_remove_all",
+            { f in
+                var removed = 7
+                expectRefused(ic_hook_object_remove_all(nil, f.s, &removed))
+                #expect(removed == 0)
+                #expect(ic_hook_object_remove_all(f.obj, nil, nil) == IC_OK)
+            }
+        ),
+        (
+            "ic_hook_class_remove_all",
+            { f in
+                var removed = 7
+                expectRefused(ic_hook_class_remove_all(nil, f.s, &removed))
+                #expect(removed == 0)
+                #expect(ic_hook_class_remove_all(f.cls, nil, nil) == IC_OK)
+            }
+        ),
         ("ic_hook_call_original", { _ in expectRefused(ic_hook_call_original(nil)) }),
         ("ic_intercept_get_counters", { _ in ic_intercept_get_counters(nil) }),  // ignored
         (

@@ -129,13 +129,18 @@ private func example_README() throws {
             _ = age
             do {  // README.md, example 3
                 let counter = Counter.new()
+                try counter.hookBefore("add:") { print("about to add") }     // any method, any position
+                try counter.hookAfter("reset") { this in print(this, "was reset") }   // after a void method
+                try counter.hookAfter("add:") { (this: RuntimeObject, x: Int32) in print("added", x) }  // result left alone
+                try counter.hook("add:", .before) { call in                   // one closure type for every method
+                    print(call.selector, call.arguments, try call.argument(2, as: Int32.self))
+                }
                 let token = try counter.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
                     original(x) * 100                       // call the real add: (or not), return what you like
                 }
-                try counter.hookBefore("add:") { (this: RuntimeObject, x: Int32) in print("add:", x) }
                 try counter.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result + 1 }
-                let r: Int32 = try counter.send("add:", Int32(2))   // before prints 2; 3 * 100 + 1 = 301
-                token.cancel()                              // the last hook gone, the object is a Counter again
+                let r: Int32 = try counter.send("add:", Int32(2))   // 3 * 100 + 1 = 301
+                token.cancel()                              // nil if nothing was removed; .restored when none is left
                 _ = counter
                 _ = token
                 _ = r
@@ -211,39 +216,114 @@ private func example_Sources_Interception_Interception_docc_GettingStarted() thr
 @available(*, deprecated, message: "compiled, never called")
 private func example_Sources_Interception_Interception_docc_Hooks() throws {
     do {  // Sources/Interception/Interception.docc/Hooks.md, example 1
-        let Counter = try RuntimeClass.define("Counter") { c in try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x + 1 } }
+        let Counter = try RuntimeClass.define("Counter") { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in x + 1 }
+            try c.method("reset") { (this: RuntimeObject) in }
+        }
         let counter = Counter.new()
 
-        // Before: read the arguments (or replace them with hookBeforeReplacingArguments).
-        try counter.hookBefore("add:") { (this: RuntimeObject, x: Int32) in print("add:", x) }
-
-        // Instead: runs in place of the method. `original` runs the next layer inward, with the
-        // same or other arguments, any number of times, or never.
-        let token = try counter.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
-            original(x) * 100
-        }
-
-        // After: gets the result (first) and returns the one the caller receives.
-        try counter.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result + 1 }
-
-        let r: Int32 = try counter.send("add:", Int32(2))   // prints "add: 2"; r is 301
-        token.cancel()
+        try counter.hookBefore("add:") { print("about to add") }
+        try counter.hookAfter("add:") { this in print("added on", this) }   // the result is left alone
+        try counter.hookAfter("reset") { print("reset done") }              // a method returning nothing
+        let r: Int32 = try counter.send("add:", Int32(2))                    // r is 3
         _ = Counter
         _ = counter
-        _ = token
         _ = r
         do {  // Sources/Interception/Interception.docc/Hooks.md, example 2
-            let Point = try RuntimeClass.define("Point") { c in
-                try c.classMethod("scale:") { (this: RuntimeObject, x: Int32) -> Int32 in x * 100 }
+            try counter.hook("add:", .before) { call in
+                print(call.selector, call.arguments)                 // add: [5]
+                let x = try call.argument(2, as: Int32.self)
+                if x < 0 { try call.setArgument(2, Int32(0)) }       // the method gets 0
             }
-            let token = try Point.metaclass.hookInstead("scale:") {
-                (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in original(x) + 1
+            let doubling = try counter.hook("add:", .instead) { call in
+                try call.callOriginal()                              // runs add: with the current arguments
+                try call.setReturnValue(try call.returnValue(as: Int32.self) * 2)
             }
-            let r: Int32 = try Point.send("scale:", Int32(3))   // 301
-            token.cancel()
-            _ = Point
-            _ = token
-            _ = r
+            let five: Int32 = try counter.send("add:", Int32(5))    // (5 + 1) * 2 = 12
+            doubling.cancel()
+            _ = doubling
+            _ = five
+            do {  // Sources/Interception/Interception.docc/Hooks.md, example 3
+                // Before: read the arguments (or replace them with hookBeforeReplacingArguments).
+                try counter.hookBefore("add:") { (this: RuntimeObject, x: Int32) in print("add:", x) }
+
+                // Instead: `original` runs the next layer inward, with the same or other arguments, any
+                // number of times, or never.
+                let token = try counter.hookInstead("add:") { (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in
+                    original(x) * 100
+                }
+
+                // After: gets the result (first) and returns the one the caller receives.
+                try counter.hookAfter("add:") { (result: Int32, this: RuntimeObject, x: Int32) in result + 1 }
+                // Or reads the arguments and leaves the result alone.
+                try counter.hookAfter("add:") { (this: RuntimeObject, x: Int32) in print("after add:", x) }
+
+                // A method that returns nothing has no result to take: its after hook has the receiver and the
+                // arguments only (or is a short form).
+                try counter.hookAfter("reset") { (this: RuntimeObject) in print("reset", this) }
+
+                let s: Int32 = try counter.send("add:", Int32(2))   // 3 * 100 + 1 = 301
+                token.cancel()
+                _ = token
+                _ = s
+                do {  // Sources/Interception/Interception.docc/Hooks.md, example 4
+                    let probe = try counter.hookBefore("reset") {}
+                    print(probe.isActive, counter.isHooked("reset"))        // true true
+                    print(counter.hooks)                                    // [before add:, …, before reset]
+                    if let result = probe.cancel(), !result.restored {
+                        print("other hooks remain")
+                    }
+                    counter.removeAllHooks()                                // every hook of this object; rx stays
+                    _ = probe
+                    do {  // Sources/Interception/Interception.docc/Hooks.md, example 5
+                        let Point = try RuntimeClass.define("Point") { c in
+                            try c.classMethod("scale:") { (this: RuntimeObject, x: Int32) -> Int32 in x * 100 }
+                        }
+                        let everyInstance = try Counter.hookAfter("add:") { print("some counter added") }
+                        let classMethod = try Point.metaclass.hookInstead("scale:") {
+                            (original: (Int32) -> Int32, this: RuntimeObject, x: Int32) in original(x) + 1
+                        }
+                        let scaled: Int32 = try Point.send("scale:", Int32(3))   // 301
+                        classMethod.cancel()
+                        everyInstance.cancel()
+                        _ = Point
+                        _ = everyInstance
+                        _ = classMethod
+                        _ = scaled
+                        do {  // Sources/Interception/Interception.docc/Hooks.md, example 6
+                            let Account = try RuntimeClass.define("Account") { c in
+                                try c.dealloc { _ in print("Account's own dealloc") }
+                            }
+                            let perClass = try Account.hookDeallocAfter { address, cls in print(cls.name, "died at", address) }
+                            do {
+                                let account = Account.new()
+                                try account.hookDeallocInstead { original, this in
+                                    print("freeing", this)
+                                    original()
+                                }
+                            }   // freeing …, Account's own dealloc, Account died at 0x…
+                            perClass.cancel()
+                            _ = Account
+                            _ = perClass
+                            do {  // Sources/Interception/Interception.docc/Hooks.md, example 7
+                                let Controller = try RuntimeClass.define("Controller") { c in
+                                    try c.method("viewDidAppear:") { (this: RuntimeObject, animated: Bool) in print("appeared") }
+                                    try c.method("swizzled_viewDidAppear:") { (this: RuntimeObject, animated: Bool) in
+                                        print("swizzled")
+                                        try? this.send("swizzled_viewDidAppear:", animated)     // the original, after the exchange
+                                    }
+                                }
+                                let appeared = try Controller.hookBefore("viewDidAppear:") { print("hooked") }
+                                try Controller.exchangeImplementations("viewDidAppear:", "swizzled_viewDidAppear:")
+                                try Controller.new().send("viewDidAppear:", true)                // swizzled, hooked, appeared
+                                print(appeared.cancel()?.keptForeignImplementation == true)      // true: the exchange stays
+                                _ = Controller
+                                _ = appeared
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -155,6 +155,9 @@ typedef struct ic_class_hook {
      * No two typed records of one selector have classes where one inherits from the other, so a
      * receiver's chain holds at most one of them. */
     struct ic_class_hook *typed_next;
+    /* The next older record of every class and selector (class_hook.c's list, for a class
+     * trampoline called through a method it was not installed on). Immutable once published. */
+    struct ic_class_hook *all_next;
 } ic_class_hook;
 
 /* An object's hook table (side->hooks): immutable snapshot, replaced when a slot is added. */
@@ -180,6 +183,8 @@ typedef struct ic_object_engine {
     ic_class *subclass;    /* the interception subclass it was moved into, or NULL */
     size_t observer_count; /* observers on its slots (dealloc-after ones excluded) */
     size_t deallocated_capacity;
+    ic_class *dead_class; /* once `dead`: its class (what `class` answered), for the
+                             after-dealloc hooks */
 } ic_object_engine;
 
 /* An observer. Owned by whoever removes it from the registry. The fields a call reads come
@@ -192,6 +197,10 @@ struct ic_observer {
     _Atomic(bool) fired;   /* one-shot hooks: set by the call that runs it */
     bool class_wide;       /* a class-wide hook: `class_hook` (not `engine`) is its record */
     uint8_t phase;         /* ic_hook_position; IC_HOOK_BEFORE/AFTER are IC_OBSERVE_BEFORE/AFTER */
+    bool hook;             /* added by ic_hook_* (listed, counted by "is hooked", removed by
+                              "remove all"); rx observers are not */
+    bool one_shot;         /* IC_HOOK_ONE_SHOT: `user_fn` is the user's function */
+    bool after_dealloc;    /* an after-dealloc hook: `deallocated_fn` is the user's function */
     ic_observer_fn fn;     /* what a call runs: the user's, one_shot_adapter or dealloc_adapter */
     void *call_context;    /* what `fn` gets: the user's context, or the observer itself */
     /* Its removal or its object's teardown retires it through this node: in the first line,
@@ -202,7 +211,8 @@ struct ic_observer {
     ic_context_release_fn release;
     union {
         ic_dealloc_observer_fn dealloc_fn; /* dealloc observers: the user's function */
-        ic_observer_fn user_fn; /* one-shot hooks: the user's function (`fn` is the adapter) */
+        ic_observer_fn user_fn; /* `one_shot`: the user's function (`fn` is the adapter) */
+        ic_deallocated_fn deallocated_fn; /* `after_dealloc`: the user's function */
     };
     ic_hook_slot *slot; /* NULL for dealloc-after observers */
     union {
@@ -264,8 +274,10 @@ IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);
 /* ---- class-wide hook calls (class_hook.c); no lock */
 
 /* The typed record of `sel` whose class is in `self`'s chain, when the selector has several
- * (class_hook.c). Traps if none: a class trampoline was called for a selector or receiver no
- * typed class hook covers (its IMP copied to another method). */
+ * (class_hook.c). If none is (a class trampoline moved to another method: an exchange, or its IMP
+ * copied), the record it was installed for, found under ic_intercept_lock: the calls of a moved
+ * trampoline run that record's hooks and original, as a moved IMP would (SPEC 16.3). Traps only
+ * if no record of the trampoline exists at all (a class trampoline called directly). */
 IC_PRIVATE __attribute__((noinline)) ic_class_hook *ic_class_hook_find_typed(ic_id self,
                                                                              ic_sel sel);
 
@@ -283,8 +295,53 @@ IC_PRIVATE ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel
                                                        ic_status *status);
 
 /* Gives the class back its exact method once the record's last hook is gone: its saved IMP, or
- * no override at all. Leaves the class alone if someone replaced the IMP meanwhile. */
-IC_PRIVATE void ic_class_hook_uninstall_locked(ic_class_hook *hook);
+ * no override at all; a method of the class or of a subclass still holding the record's moved
+ * trampoline gets the saved IMP too. Leaves a foreign IMP set on the method alone. Returns
+ * IC_HOOK_RESTORED, or IC_HOOK_FOREIGN_KEPT if the method was not ours any more. */
+IC_PRIVATE uint32_t ic_class_hook_uninstall_locked(ic_class_hook *hook);
+
+/* ---- dealloc hooks (dealloc_hook.c) */
+
+/* One dealloc call going through a hooked layer — an object's dealloc trampoline, or the handler
+ * of a class-wide `dealloc` record — on the calling thread's stack, listed in a thread-local
+ * stack of them. A hooked dealloc's frame has a third argument slot past self and _cmd pointing
+ * here (a `dealloc` signature has two arguments, so no hook can see or write it). */
+typedef struct ic_dealloc_call {
+    ic_id self;                    /* the object; only its address once freed */
+    ic_class *cls;                 /* what its `class` answered, read while it was whole */
+    bool original_ran;             /* the original dealloc was called (it runs at most once) */
+    bool defers;                   /* the object's teardown must wait for this layer to return */
+    struct ic_dealloc_call *outer; /* the thread's enclosing hooked dealloc call, or NULL */
+    /* The object's teardown, handed over by ic_dealloc_defer_teardown: run when this layer
+     * returns (`torn_down`), with what the side record held. */
+    bool torn_down;
+    ic_hook_table *teardown_table;
+    ic_object_engine *teardown_engine;
+} ic_dealloc_call;
+
+/* The dealloc trampoline's body when `slot` (the object's `dealloc` slot) has hooks: before,
+ * instead (the original called once whatever the hooks do), then the object's teardown if it was
+ * deferred to this layer. */
+IC_PRIVATE __attribute__((noinline)) void ic_dealloc_object_hooked(const ic_hook_slot *slot,
+                                                                   ic_id self, ic_sel cmd);
+
+/* The same for a class-wide `dealloc` record's closure, whose after hooks are after-dealloc hooks
+ * (ic_hook_class_deallocated): `args` are libffi's (self and _cmd). */
+IC_PRIVATE void ic_dealloc_class_hooked(const ic_class_hook *hook, void **args);
+
+/* Called by the object's teardown (it runs inside the innermost original: the root dealloc frees
+ * the memory, then tears down): if a hooked dealloc layer of the object at `address` on this
+ * thread's stack has after or instead hooks, hands the teardown to the outermost such layer and
+ * returns true; the layer runs it (ic_engine_teardown) when it returns, so that the object's
+ * after-dealloc observers run after every layer's own after hooks and instead chains (SPEC
+ * 10.1). */
+IC_PRIVATE bool ic_dealloc_defer_teardown(const void *address, ic_hook_table *table,
+                                          ic_object_engine *engine);
+
+/* The object's teardown once its memory is freed (intercept.c): fires its after-dealloc
+ * observers, unregisters every observer of the object, retires its tables and state. */
+IC_PRIVATE void ic_engine_teardown(ic_hook_table *table, ic_object_engine *engine,
+                                   const void *address);
 
 /* Installs the engine's teardown into the side record (intercept.c); called at init. */
 IC_PRIVATE void ic_engine_init(void);
@@ -300,6 +357,12 @@ IC_PRIVATE ic_class *ic_interception_subclass_locked(ic_class *original, ic_stat
 /* The hook of `sel` in interception subclass `subclass`, created and installed on first use. */
 IC_PRIVATE ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t options,
                                                  ic_status *status);
+
+/* Whether `subclass` runs an IMP the engine did not put there: a method of its own that is
+ * neither its `class` override nor one of its hooks with the hook's IMP (someone set an IMP on it
+ * or added a method). An object in it then stays there when its hooks go, so that the foreign IMP
+ * keeps running (SPEC 16.3). */
+IC_PRIVATE bool ic_interception_subclass_has_foreign_locked(ic_class *subclass);
 
 /* Zeroed memory that starts on a cache line, freed with free(): for what a hooked call reads (a
  * slot, a class-wide record, an observer snapshot's header with its first entries), so that a

@@ -1,7 +1,8 @@
 /*
  * fake_class.c — interception subclasses: one per original class, named
- * "_ICIntercepted_<original>", created on first use and reused by every intercepted instance of
- * that class; their `class` override; and their hooked methods (trampoline or forward closure,
+ * "_ICIntercepted_<original>" (or, if a class of that name exists, the first free
+ * "_ICIntercepted_<original>_<n>"), created on first use and reused by every intercepted instance
+ * of that class; their `class` override; and their hooked methods (trampoline or forward closure,
  * one per selector, created once).
  *
  * Locking: every function here is called with ic_intercept_lock held (the engine records), and
@@ -50,28 +51,30 @@ ic_class *ic_interception_subclass_locked(ic_class *original, ic_status *status)
     }
     if (engine->subclass) return engine->subclass;
 
-    char name[512];
-    int n = snprintf(name, sizeof name, IC_INTERCEPTION_PREFIX "%s", original->name);
-    if (n < 0 || (size_t)n >= sizeof name) {
-        *status =
-            ic_fail(IC_ERR_LIMIT, "class name \"%s\" is too long to intercept", original->name);
-        return NULL;
-    }
     ic_fake_class *record = calloc(1, sizeof *record);
     if (!record) {
         *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting %s", original->name);
         return NULL;
     }
-    ic_class *sub = ic_class_allocate(name, original, 0);
-    if (!sub) {
-        free(record);
-        *status = ic_error_status() == IC_ERR_DUPLICATE_CLASS
-                      ? ic_fail(IC_ERR_COLLISION,
-                                "cannot intercept %s: a class named \"%s\" already exists and "
-                                "was not made by the interception engine",
-                                original->name, name)
-                      : ic_error_status();
-        return NULL;
+    /* A user's class may have the name already (SPEC 16.3): take the first free one. */
+    ic_class *sub = NULL;
+    char name[512];
+    for (unsigned attempt = 0; !sub; attempt++) {
+        int n = attempt ? snprintf(name, sizeof name, IC_INTERCEPTION_PREFIX "%s_%u",
+                                   original->name, attempt)
+                        : snprintf(name, sizeof name, IC_INTERCEPTION_PREFIX "%s", original->name);
+        if (n < 0 || (size_t)n >= sizeof name) {
+            free(record);
+            *status =
+                ic_fail(IC_ERR_LIMIT, "class name \"%s\" is too long to intercept", original->name);
+            return NULL;
+        }
+        sub = ic_class_allocate(name, original, 0);
+        if (!sub && ic_error_status() != IC_ERR_DUPLICATE_CLASS) {
+            free(record);
+            *status = ic_error_status();
+            return NULL;
+        }
     }
     record->original = original;
     sub->engine = record;
@@ -169,4 +172,22 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
         IC_COUNT(engine, optimized_methods, 1);
     }
     return hook;
+}
+
+bool ic_interception_subclass_has_foreign_locked(ic_class *subclass)
+{
+    const ic_fake_class *record = subclass->engine;
+    size_t count = 0;
+    ic_method **methods = ic_class_copy_method_list(subclass, &count);
+    bool foreign = false;
+    for (size_t i = 0; i < count && !foreign; i++) {
+        ic_sel sel = ic_method_selector(methods[i]);
+        ic_imp imp = ic_method_imp(methods[i]);
+        if (sel == ic_sels.class_ && imp == (ic_imp)subclass_class) continue;
+        foreign = true;
+        for (const ic_hook_method *h = record->hooks; h; h = h->next)
+            if (h->sel == sel && h->imp == imp) foreign = false;
+    }
+    free(methods);
+    return foreign;
 }

@@ -7,12 +7,14 @@
  * observers' release functions run from the epoch reclaimer, dealloc-after observers after the
  * lock is dropped. ic_epoch_synchronize is only called with no lock held.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../runtime/class.h"
 #include "engine.h"
 #include "epoch.h"
+#include "../ffi/invocation.h"
 #include "../support/error.h"
 #include "../support/hashmap.h"
 #include "../support/locks.h"
@@ -253,18 +255,26 @@ static ic_hook_slot *prepare_locked(ic_id obj, ic_sel sel, uint32_t options,
     return slot;
 }
 
-/* Moves the object back to its class when nothing observes it any more. Caller holds
- * ic_intercept_lock. */
-static void restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
+/* Moves the object back to its class when nothing observes its calls any more, unless its
+ * interception subclass runs a foreign IMP, which the object then keeps running (SPEC 16.3).
+ * Returns what ic_hook_remove_reporting reports: IC_HOOK_RESTORED (back in its class, and no
+ * hook or observer left on it, after-dealloc ones included), IC_HOOK_FOREIGN_KEPT, or 0. Caller
+ * holds ic_intercept_lock. */
+static uint32_t restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine)
 {
-    if (engine->observer_count != 0 || !engine->in_subclass || engine->dead) return;
+    if (engine->observer_count != 0 || engine->dead) return 0;
+    uint32_t restored = engine->deallocated_count ? 0 : IC_HOOK_RESTORED;
+    if (!engine->in_subclass) return restored;
+    if (ic_interception_subclass_has_foreign_locked(engine->subclass)) return IC_HOOK_FOREIGN_KEPT;
     ic_class *expected = engine->subclass;
     if (atomic_compare_exchange_strong_explicit(&obj->isa, &expected, engine->original,
                                                 memory_order_acq_rel, memory_order_acquire)) {
         engine->in_subclass = false;
         IC_COUNT(ic_class_engine_locked(engine->original), intercepted_objects, (size_t)-1);
+        return restored;
     }
     /* If someone else moved the object meanwhile, leave it: the next prepare reports it. */
+    return 0;
 }
 
 /* Publishes `list` (NULL: no observer left) as `slot`'s snapshot with its hints: `counts` are the
@@ -383,6 +393,18 @@ static void dealloc_adapter(ic_invocation *call, void *observer)
     o->dealloc_fn(ic_invocation_target(call), o->context);
 }
 
+/* The call function of a class's after-dealloc hook (ic_hook_class_deallocated), an after hook
+ * of its `dealloc` record: the frame's receiver is the former address, and its third argument
+ * slot the dealloc call, which has the class (dealloc_hook.c). */
+static void deallocated_adapter(ic_invocation *call, void *observer)
+{
+    ic_observer *o = observer;
+    ic_id address;
+    memcpy(&address, call->args[0], sizeof address);
+    const ic_dealloc_call *dealloc = call->args[2];
+    o->deallocated_fn(address, dealloc->cls, o->context);
+}
+
 /* A new observer calling `fn(call, context)`, or, with `dealloc_fn`, `dealloc_fn(object,
  * context)`. */
 static ic_observer *new_observer(ic_hook_position phase, ic_observer_fn fn,
@@ -489,6 +511,40 @@ ic_status ic_intercept_add_observer(ic_id obj, ic_sel sel, ic_observer_phase pha
     return status;
 }
 
+/* Adds `o` to the object's after-dealloc observers (fired by its teardown). Caller holds
+ * ic_intercept_lock; on failure nothing is left registered. */
+static ic_status attach_deallocated_locked(ic_observer *o, ic_id obj)
+{
+    ic_status status = IC_OK;
+    ic_side *side;
+    ic_object_engine *engine = NULL;
+    if (ic_class_has_flag(ic_object_isa(obj), IC_CLASS_META))
+        return refuse_class_object(ic_object_isa(obj), ic_sels.dealloc);
+    if (ic_object_is_deallocating(obj))
+        return ic_fail(IC_ERR_DEALLOCATING,
+                       "cannot observe the deallocation of a %s that is deallocating",
+                       ic_object_isa(obj)->name);
+    engine = object_engine_locked(obj, &side, &status);
+    if (!engine) return status;
+    if (engine->deallocated_count == engine->deallocated_capacity) {
+        size_t capacity = engine->deallocated_capacity ? engine->deallocated_capacity * 2 : 2;
+        ic_observer **grown = realloc(engine->deallocated, capacity * sizeof *grown);
+        if (!grown) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+        engine->deallocated = grown;
+        engine->deallocated_capacity = capacity;
+    }
+    ic_class *counted = engine->in_subclass ? engine->original : ic_object_isa(obj);
+    /* The counting class's record is made now, so the removal and the teardown, which must not
+     * fail, find it. */
+    if (!ic_class_engine_locked(counted) || !register_locked(o))
+        return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
+    o->engine = engine;
+    engine->deallocated[engine->deallocated_count++] = o;
+    o->counted_class = counted;
+    IC_COUNT(ic_class_engine_locked(counted), live_observers, 1);
+    return IC_OK;
+}
+
 ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
                                             ic_dealloc_observer_fn fn, void *context,
                                             ic_context_release_fn release, ic_observer_token *token)
@@ -506,43 +562,10 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
 
     ic_status status = IC_OK;
     ic_lock(&ic_intercept_lock);
-    if (phase == IC_OBSERVE_BEFORE) {
+    if (phase == IC_OBSERVE_BEFORE)
         status = attach_locked(o, obj, ic_sels.dealloc);
-    } else {
-        ic_side *side;
-        ic_object_engine *engine = NULL;
-        if (ic_class_has_flag(ic_object_isa(obj), IC_CLASS_META))
-            status = refuse_class_object(ic_object_isa(obj), ic_sels.dealloc);
-        else if (ic_object_is_deallocating(obj))
-            status = ic_fail(IC_ERR_DEALLOCATING,
-                             "cannot observe the deallocation of a %s that is deallocating",
-                             ic_object_isa(obj)->name);
-        else
-            engine = object_engine_locked(obj, &side, &status);
-        if (engine && engine->deallocated_count == engine->deallocated_capacity) {
-            size_t capacity = engine->deallocated_capacity ? engine->deallocated_capacity * 2 : 2;
-            ic_observer **grown = realloc(engine->deallocated, capacity * sizeof *grown);
-            if (grown) {
-                engine->deallocated = grown;
-                engine->deallocated_capacity = capacity;
-            } else {
-                status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
-            }
-        }
-        ic_class *counted = engine && engine->in_subclass ? engine->original : ic_object_isa(obj);
-        /* The counting class's record is made now, so the removal and the teardown, which must
-         * not fail, find it. */
-        if (engine && status == IC_OK && !ic_class_engine_locked(counted))
-            status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
-        if (engine && status == IC_OK && !register_locked(o))
-            status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding an observer");
-        if (engine && status == IC_OK) {
-            o->engine = engine;
-            engine->deallocated[engine->deallocated_count++] = o;
-            o->counted_class = counted;
-            IC_COUNT(ic_class_engine_locked(counted), live_observers, 1);
-        }
-    }
+    else
+        status = attach_deallocated_locked(o, obj);
     if (status == IC_OK) *token = o->token;
     ic_unlock(&ic_intercept_lock);
     if (status != IC_OK) free(o);
@@ -550,8 +573,10 @@ ic_status ic_intercept_add_dealloc_observer(ic_id obj, ic_observer_phase phase,
     return status;
 }
 
-ic_status ic_intercept_remove_observer(ic_observer_token token)
+/* Removes the observer of `token`; `*outcome` gets what ic_hook_remove_reporting reports. */
+static ic_status remove_observer(ic_observer_token token, uint32_t *outcome)
 {
+    *outcome = 0;
     ic_lock(&ic_intercept_lock);
     ic_observer *o = token ? ic_map_remove(&registry, (uintptr_t)token) : NULL;
     if (!o) {
@@ -579,18 +604,27 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
     }
     if (o->class_wide) {
         if (atomic_load_explicit(&o->slot->observed, memory_order_relaxed) == 0)
-            ic_class_hook_uninstall_locked(o->class_hook);
+            *outcome = ic_class_hook_uninstall_locked(o->class_hook);
     } else if (o->slot) {
         engine->observer_count--;
-        restore_if_unobserved_locked((ic_id)o->object, engine); /* not once it is dead */
+        *outcome = restore_if_unobserved_locked((ic_id)o->object, engine); /* not once dead */
     } else {
         for (size_t i = 0; i < engine->deallocated_count; i++) {
             if (engine->deallocated[i] != o) continue;
-            /* Once dead, the teardown is walking the list: leave the others where they are. */
-            engine->deallocated[i] =
-                engine->dead ? NULL : engine->deallocated[--engine->deallocated_count];
+            if (engine->dead) {
+                /* The teardown is walking the list: leave the others where they are. */
+                engine->deallocated[i] = NULL;
+            } else {
+                /* Kept in the order added: they run in that order. */
+                memmove(&engine->deallocated[i], &engine->deallocated[i + 1],
+                        (engine->deallocated_count - i - 1) * sizeof *engine->deallocated);
+                engine->deallocated_count--;
+            }
             break;
         }
+        if (!engine->dead && engine->observer_count == 0 && !engine->in_subclass &&
+            engine->deallocated_count == 0)
+            *outcome = IC_HOOK_RESTORED;
     }
     IC_COUNT(ic_class_engine_locked(o->counted_class), live_observers, (size_t)-1);
     ic_unlock(&ic_intercept_lock);
@@ -601,9 +635,45 @@ ic_status ic_intercept_remove_observer(ic_observer_token token)
     return IC_OK;
 }
 
+ic_status ic_intercept_remove_observer(ic_observer_token token)
+{
+    uint32_t outcome;
+    return remove_observer(token, &outcome);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Hooks (ic_hook.h): observers at a position, one-shot or not
  * ------------------------------------------------------------------------------------------- */
+
+/* "a before", "an instead", "an after": how error messages name a position (SPEC 16.6). */
+static const char *position_name(ic_hook_position position)
+{
+    switch (position) {
+    case IC_HOOK_BEFORE:
+        return "a before";
+    case IC_HOOK_INSTEAD:
+        return "an instead";
+    case IC_HOOK_AFTER:
+        return "an after";
+    }
+    return "a";
+}
+
+/* Re-states the thread's last error (from preparing or installing a hook) as "cannot add <a
+ * position> hook to -[C sel]: <reason>", keeping its status; the reason is the old message past
+ * its own "cannot … [C sel]: " prefix. Copied first: a message is never formatted from the buffer
+ * it is written into. */
+static ic_status restate_hook_error(ic_status status, ic_hook_position position,
+                                    const ic_class *cls, ic_sel sel)
+{
+    char reason[768];
+    snprintf(reason, sizeof reason, "%s", ic_error_message());
+    const char *text = reason;
+    const char *end = strstr(reason, "]: ");
+    if (strncmp(reason, "cannot ", 7) == 0 && end) text = end + 3;
+    return ic_fail(status, "cannot add %s hook to %c[%s %s]: %s", position_name(position),
+                   ic_class_sign(cls), cls->name, sel->name, text);
+}
 
 /* Checks what ic_hook_object and ic_hook_class share. `cls` is the class whose method is hooked
  * (a metaclass for class methods: errors name them "+[Class sel]"). */
@@ -623,14 +693,15 @@ static ic_status check_hook_request(const char *function, ic_sel sel, ic_hook_po
                        options & ~(uint32_t)IC_HOOK_ONE_SHOT);
     if (is_forbidden(sel))
         return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
-                       "%c[%s %s] must not be hooked: the runtime and the engine rely on it",
-                       ic_class_sign(cls), cls->name, sel->name);
-    if (sel == ic_sels.dealloc && position != IC_HOOK_BEFORE)
+                       "cannot add %s hook to %c[%s %s]: the runtime and the engine rely on it",
+                       position_name(position), ic_class_sign(cls), cls->name, sel->name);
+    if (sel == ic_sels.dealloc && position == IC_HOOK_AFTER)
         return ic_fail(IC_ERR_FORBIDDEN_SELECTOR,
-                       "%c[%s dealloc] takes before hooks only: instead of dealloc the object "
-                       "would never be freed, and after it the object is gone (observe that "
-                       "with ic_intercept_add_dealloc_observer)",
-                       ic_class_sign(cls), cls->name);
+                       "cannot add an after hook to %c[%s dealloc]: after it the object is gone; "
+                       "hook the end of dealloc with %s",
+                       ic_class_sign(cls), cls->name,
+                       strcmp(function, "ic_hook_class") == 0 ? "ic_hook_class_deallocated"
+                                                              : "ic_hook_object_deallocated");
     return IC_OK;
 }
 
@@ -660,7 +731,9 @@ ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint3
     ic_observer *o = new_observer(position, fn, NULL, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
     o->object = obj;
+    o->hook = true;
     if (options & IC_HOOK_ONE_SHOT) {
+        o->one_shot = true;
         o->user_fn = fn;
         o->fn = one_shot_adapter;
         o->call_context = o;
@@ -670,9 +743,27 @@ ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint3
     ic_status status = attach_locked(o, obj, sel);
     if (status == IC_OK) *token = o->token;
     ic_unlock(&ic_intercept_lock);
-    if (status != IC_OK) free(o);
+    if (status != IC_OK) {
+        free(o);
+        status = restate_hook_error(status, position, ic_intercept_original_class(obj), sel);
+    }
     ic_epoch_reclaim();
     return status;
+}
+
+static ic_status add_class_hook(ic_observer *o, ic_class *cls, ic_sel sel,
+                                ic_observer_token *token);
+
+/* Whether `cls` may take class-wide hooks: registered, and not an interception subclass. */
+static ic_status check_hookable_class(const char *function, const ic_class *cls)
+{
+    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS) ||
+        !ic_class_has_flag(cls, IC_CLASS_REGISTERED))
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "%s: %s is %s", function, cls->name,
+                       ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS)
+                           ? "an interception subclass (hook its original class)"
+                           : "not registered");
+    return IC_OK;
 }
 
 ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, uint32_t options,
@@ -682,20 +773,27 @@ ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, ui
     if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class: class is NULL");
     ic_status status = check_hook_request("ic_hook_class", sel, position, options, fn, token, cls);
     if (status != IC_OK) return status;
-    if (ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS) ||
-        !ic_class_has_flag(cls, IC_CLASS_REGISTERED))
-        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class: %s is %s", cls->name,
-                       ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS)
-                           ? "an interception subclass (hook its original class)"
-                           : "not registered");
+    status = check_hookable_class("ic_hook_class", cls);
+    if (status != IC_OK) return status;
     ic_observer *o = new_observer(position, fn, NULL, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
     if (options & IC_HOOK_ONE_SHOT) {
+        o->one_shot = true;
         o->user_fn = fn;
         o->fn = one_shot_adapter;
         o->call_context = o;
     }
+    status = add_class_hook(o, cls, sel, token);
+    if (status != IC_OK) status = restate_hook_error(status, position, cls, sel);
+    return status;
+}
 
+/* Registers `o` (phase and call function set) as a hook of `sel` for every instance of `cls`,
+ * installing the class-wide record; frees `o` on failure. */
+static ic_status add_class_hook(ic_observer *o, ic_class *cls, ic_sel sel, ic_observer_token *token)
+{
+    ic_status status = IC_OK;
+    o->hook = true;
     ic_lock(&ic_intercept_lock);
     ic_class_hook *hook = ic_class_hook_install_locked(cls, sel, &status);
     if (hook && !register_locked(o))
@@ -723,6 +821,218 @@ ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, ui
 ic_status ic_hook_remove(ic_observer_token token)
 {
     return ic_intercept_remove_observer(token);
+}
+
+ic_status ic_hook_remove_reporting(ic_observer_token token, uint32_t *outcome)
+{
+    uint32_t result;
+    ic_status status = remove_observer(token, &result);
+    if (outcome) *outcome = result;
+    return status;
+}
+
+bool ic_hook_is_active(ic_observer_token token)
+{
+    if (!token) return false;
+    ic_lock(&ic_intercept_lock);
+    const ic_observer *o = ic_map_get(&registry, (uintptr_t)token);
+    bool active = o && !atomic_load_explicit(&o->removed, memory_order_relaxed);
+    ic_unlock(&ic_intercept_lock);
+    return active;
+}
+
+ic_status ic_hook_object_deallocated(ic_id obj, ic_deallocated_fn fn, void *context,
+                                     ic_context_release_fn release, ic_observer_token *token)
+{
+    if (!obj || !fn || !token)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object_deallocated: %s is NULL",
+                       !obj  ? "object"
+                       : !fn ? "fn"
+                             : "token");
+    ic_observer *o = new_observer(IC_HOOK_AFTER, NULL, NULL, context, release);
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
+    o->after_dealloc = true;
+    o->deallocated_fn = fn;
+    o->object = obj;
+    o->hook = true;
+    ic_lock(&ic_intercept_lock);
+    ic_status status = attach_deallocated_locked(o, obj);
+    if (status == IC_OK) *token = o->token;
+    ic_unlock(&ic_intercept_lock);
+    if (status != IC_OK) free(o);
+    ic_epoch_reclaim();
+    return status;
+}
+
+ic_status ic_hook_class_deallocated(ic_class *cls, ic_deallocated_fn fn, void *context,
+                                    ic_context_release_fn release, ic_observer_token *token)
+{
+    if (!cls || !fn || !token)
+        return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class_deallocated: %s is NULL",
+                       !cls  ? "class"
+                       : !fn ? "fn"
+                             : "token");
+    ic_status status = check_hookable_class("ic_hook_class_deallocated", cls);
+    if (status != IC_OK) return status;
+    ic_observer *o = new_observer(IC_HOOK_AFTER, deallocated_adapter, NULL, context, release);
+    if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
+    o->call_context = o;
+    o->after_dealloc = true;
+    o->deallocated_fn = fn;
+    status = add_class_hook(o, cls, ic_sels.dealloc, token);
+    if (status != IC_OK) status = restate_hook_error(status, IC_HOOK_AFTER, cls, ic_sels.dealloc);
+    return status;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Hook state: listing, "is hooked", "remove all" (SPEC 16.2)
+ * ------------------------------------------------------------------------------------------- */
+
+/* Hooks (not rx observers) collected from a slot's current snapshot or a dealloc list. */
+typedef struct hook_list {
+    ic_hook_info *items;
+    size_t count;
+    size_t capacity;
+    bool failed; /* out of memory */
+} hook_list;
+
+/* Adds `o` to `list` if it is a live registered hook. Caller holds ic_intercept_lock. */
+static void collect_hook_locked(hook_list *list, const ic_observer *o, ic_sel sel)
+{
+    if (!o->hook || atomic_load_explicit(&o->removed, memory_order_relaxed) ||
+        ic_map_get(&registry, (uintptr_t)o->token) != o)
+        return;
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 8;
+        ic_hook_info *grown = realloc(list->items, capacity * sizeof *grown);
+        if (!grown) {
+            list->failed = true;
+            return;
+        }
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = (ic_hook_info){
+        .token = o->token,
+        .sel = sel,
+        .position = o->phase,
+        .options = o->one_shot ? (uint32_t)IC_HOOK_ONE_SHOT : 0,
+    };
+}
+
+/* The hooks of `slot` (current snapshot, call order) into `list`. */
+static void collect_slot_locked(hook_list *list, const ic_hook_slot *slot)
+{
+    const ic_observer_list *snapshot = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    uint32_t total =
+        snapshot ? snapshot->before_count + snapshot->instead_count + snapshot->after_count : 0;
+    for (uint32_t i = 0; i < total; i++)
+        collect_hook_locked(list, snapshot->items[i].observer, slot->sel);
+}
+
+/* The hooks of one object on `sel` (NULL: every selector). Caller holds ic_intercept_lock. */
+static void collect_object_locked(hook_list *list, ic_id obj, ic_sel sel)
+{
+    ic_side *side = ic_side_get(obj);
+    if (!side) return;
+    const ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_relaxed);
+    for (uint32_t i = 0; table && i < table->count; i++)
+        if (!sel || table->slots[i]->sel == sel) collect_slot_locked(list, table->slots[i]);
+    const ic_object_engine *engine = side->engine;
+    if (engine && (!sel || sel == ic_sels.dealloc))
+        for (size_t i = 0; i < engine->deallocated_count; i++)
+            collect_hook_locked(list, engine->deallocated[i], ic_sels.dealloc);
+}
+
+/* The hooks of `cls` itself on `sel` (NULL: every selector). Caller holds ic_intercept_lock. */
+static void collect_class_locked(hook_list *list, const ic_class *cls, ic_sel sel)
+{
+    const ic_class_engine *engine =
+        ic_class_has_flag(cls, IC_CLASS_INTERCEPTION_SUBCLASS) ? NULL : cls->engine;
+    for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
+        if (!sel || h->slot.sel == sel) collect_slot_locked(list, &h->slot);
+}
+
+static hook_list object_hooks(ic_id obj, ic_sel sel)
+{
+    hook_list list = {0};
+    if (!obj) return list;
+    ic_lock(&ic_intercept_lock);
+    collect_object_locked(&list, obj, sel);
+    ic_unlock(&ic_intercept_lock);
+    return list;
+}
+
+static hook_list class_hooks(const ic_class *cls, ic_sel sel)
+{
+    hook_list list = {0};
+    if (!cls) return list;
+    ic_lock(&ic_intercept_lock);
+    collect_class_locked(&list, cls, sel);
+    ic_unlock(&ic_intercept_lock);
+    return list;
+}
+
+/* The list as ic_hook_*_copy_list returns it. */
+static ic_hook_info *hand_over(hook_list list, size_t *count)
+{
+    if (list.failed || !list.count) {
+        free(list.items);
+        list.items = NULL;
+        list.count = 0;
+    }
+    if (count) *count = list.count;
+    return list.items;
+}
+
+/* Removes every hook of `list`; `*removed` gets how many this call removed. */
+static ic_status remove_listed(hook_list list, size_t *removed)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < list.count; i++)
+        if (ic_intercept_remove_observer(list.items[i].token) == IC_OK) n++;
+    free(list.items);
+    if (removed) *removed = n;
+    if (list.failed) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory listing hooks");
+    return IC_OK;
+}
+
+bool ic_hook_object_is_hooked(ic_id obj, ic_sel sel)
+{
+    hook_list list = object_hooks(obj, sel);
+    free(list.items);
+    return list.count != 0;
+}
+
+bool ic_hook_class_is_hooked(ic_class *cls, ic_sel sel)
+{
+    hook_list list = class_hooks(cls, sel);
+    free(list.items);
+    return list.count != 0;
+}
+
+ic_hook_info *ic_hook_object_copy_list(ic_id obj, size_t *count)
+{
+    return hand_over(object_hooks(obj, NULL), count);
+}
+
+ic_hook_info *ic_hook_class_copy_list(ic_class *cls, size_t *count)
+{
+    return hand_over(class_hooks(cls, NULL), count);
+}
+
+ic_status ic_hook_object_remove_all(ic_id obj, ic_sel sel, size_t *removed)
+{
+    if (removed) *removed = 0;
+    if (!obj) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object_remove_all: object is NULL");
+    return remove_listed(object_hooks(obj, sel), removed);
+}
+
+ic_status ic_hook_class_remove_all(ic_class *cls, ic_sel sel, size_t *removed)
+{
+    if (removed) *removed = 0;
+    if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class_remove_all: class is NULL");
+    return remove_listed(class_hooks(cls, sel), removed);
 }
 
 ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)
@@ -812,10 +1122,11 @@ static void free_hook_tables(void *p)
 /* Before the object's memory is freed: from here on no removal touches the object. */
 static void engine_object_dying(ic_side *side, ic_id obj)
 {
-    (void)obj;
     if (!side->engine) return;
     ic_lock(&ic_intercept_lock);
-    ((ic_object_engine *)side->engine)->dead = true;
+    ic_object_engine *engine = side->engine;
+    engine->dead = true;
+    engine->dead_class = ic_intercept_original_class(obj);
     ic_unlock(&ic_intercept_lock);
 }
 
@@ -829,15 +1140,21 @@ static void take_observer_locked(ic_observer *o)
     retire_observer(o); /* the reclaimer releases its context */
 }
 
-/* After the object's memory was freed. Allocates nothing (a deallocation must not need memory):
- * it walks the object's own lists instead of collecting them, and retires through the nodes the
- * records carry. */
+/* After the object's memory was freed: its teardown, now or, if a hooked dealloc layer of the
+ * object must return first, when it does (dealloc_hook.c). The teardown allocates nothing (a
+ * deallocation must not need memory): it walks the object's own lists instead of collecting
+ * them, and retires through the nodes the records carry. */
 static void engine_object_freed(ic_side *side, const void *address)
 {
     ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
     ic_object_engine *engine = side->engine;
     if (!engine && !table) return;
+    if (ic_dealloc_defer_teardown(address, table, engine)) return;
+    ic_engine_teardown(table, engine, address);
+}
 
+void ic_engine_teardown(ic_hook_table *table, ic_object_engine *engine, const void *address)
+{
     /* One section from reading the observers until they are unregistered: a removal that claims
      * one of them meanwhile waits for it before freeing the observer. */
     uint64_t outer_section = ic_epoch_enter();
@@ -851,7 +1168,10 @@ static void engine_object_freed(ic_side *side, const void *address)
         bool more = i < engine->deallocated_count;
         ic_unlock(&ic_intercept_lock);
         if (!more) break;
-        if (o && !atomic_load_explicit(&o->removed, memory_order_seq_cst))
+        if (!o || atomic_load_explicit(&o->removed, memory_order_seq_cst)) continue;
+        if (o->after_dealloc)
+            o->deallocated_fn(address, engine->dead_class, o->context);
+        else
             o->dealloc_fn((ic_id)address, o->context);
     }
 

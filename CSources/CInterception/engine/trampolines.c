@@ -349,13 +349,14 @@ ic_hook_original_fn ic_forward_original_for(const ic_signature *sig)
     return typed ? typed : ic_forward_call_original;
 }
 
-/* dealloc: before-observers, then the original. Nothing after: the memory is gone. */
+/* dealloc: with hooks, before hooks, the instead chain or the original (exactly once), then the
+ * object's after-dealloc observers (dealloc_hook.c); without, the original. */
 static void dealloc_trampoline(ic_id self, ic_sel cmd)
 {
     ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
     if (ic_hook_is_observed(slot)) {
-        void *args[] = {&self, &cmd};
-        ic_hook_before(slot, args, 0);
+        ic_dealloc_object_hooked(slot, self, cmd);
+        return;
     }
     ((void (*)(ic_id, ic_sel))ic_hook_original_imp(slot, self, cmd))(self, cmd);
 }

@@ -15,7 +15,7 @@ import CInterception
 /// cannot be hooked as a ``RuntimeObject`` (it is never moved into an interception subclass).
 public protocol HookTarget {
     /// Registers a hook with the engine: `run` for each call, at `position`. Internal plumbing:
-    /// use the typed `hook…` methods.
+    /// use the `hook…` methods.
     func _addHook(
         _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
@@ -23,8 +23,26 @@ public protocol HookTarget {
 
     /// Checks a hook's Swift types against the method once. Internal plumbing.
     func _checkHook<each A: RuntimeValue>(
-        _ selector: Selector, resultEncoding: String?, _ arguments: repeat (each A).Type
+        _ selector: Selector, position: HookPosition, resultEncoding: String?,
+        _ arguments: repeat (each A).Type
     ) throws(InterceptionError)
+
+    /// The signature (`ic_signature *`) of the method hooks of `selector` run around. Internal
+    /// plumbing.
+    func _hookSignature(_ selector: Selector) throws(InterceptionError) -> OpaquePointer
+
+    /// Registers an after-dealloc hook (`ic_hook_object_deallocated` / `_class_deallocated`)
+    /// running `body` with the former address and the class. Internal plumbing: use
+    /// ``hookDeallocAfter(oneShot:_:)``.
+    func _addDeallocatedHook(
+        oneShot: Bool, _ body: @escaping @Sendable (UnsafeRawPointer, RuntimeClass) throws -> Void
+    ) throws(InterceptionError) -> HookToken
+
+    /// The engine's list of this target's hooks (`ic_hook_object_copy_list` /
+    /// `_class_copy_list`), or removes them (`nil`: every selector), returning how many.
+    /// Internal plumbing: use ``hooks`` and ``removeAllHooks(for:)``.
+    func _hookList() -> [InstalledHook]
+    func _removeAllHooks(_ selector: Selector?) -> Int
 }
 
 extension HookTarget {
@@ -55,8 +73,8 @@ extension HookTarget {
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _checkHook(selector, resultEncoding: nil, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.reading(body))
+        try _checkHook(selector, position: .before, resultEncoding: nil, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.reading(selector, body))
     }
 
     /// Runs `body` before every call of `selector`; it returns the arguments the method (and the
@@ -70,8 +88,9 @@ extension HookTarget {
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> (repeat each A)
     ) throws(InterceptionError) -> HookToken {
-        try _checkHook(selector, resultEncoding: nil, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.replacingArguments(body))
+        try _checkHook(selector, position: .before, resultEncoding: nil, repeat (each A).self)
+        return try _addHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.replacingArguments(selector, body))
     }
 
     /// Runs `body` after every call of `selector` returned, with the return value as `R` (first,
@@ -86,18 +105,24 @@ extension HookTarget {
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (_ result: R, RuntimeObject, repeat each A) throws -> R
     ) throws(InterceptionError) -> HookToken {
-        try _checkHook(selector, resultEncoding: R.runtimeEncoding, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.after(body))
+        try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.after(selector, body))
     }
 
-    /// Runs `body` after every call of `selector`, a method that returns nothing.
+    /// Runs `body` after every call of `selector`, with the receiver and the arguments; the
+    /// result, if the method has one, is left as it is (take and return it with the form above to
+    /// replace it).
+    ///
+    /// ```swift
+    /// try target.hookAfter("ping") { (this: RuntimeObject) in print("pinged") }
+    /// ```
     @discardableResult
     public func hookAfter<each A: RuntimeValue>(
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _checkHook(selector, resultEncoding: "v", repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.reading(body))
+        try _checkHook(selector, position: .after, resultEncoding: nil, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.reading(selector, body))
     }
 
     /// Runs `body` in place of every call of `selector`. `body` gets `original`, which runs the
@@ -120,8 +145,8 @@ extension HookTarget {
         _ body:
             @escaping @Sendable (_ original: (repeat each A) -> R, RuntimeObject, repeat each A) throws -> R
     ) throws(InterceptionError) -> HookToken {
-        try _checkHook(selector, resultEncoding: R.runtimeEncoding, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(body))
+        try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(selector, body))
     }
 
     /// Runs `body` in place of every call of `selector`, a method that returns nothing.
@@ -132,17 +157,47 @@ extension HookTarget {
             @escaping @Sendable (_ original: (repeat each A) -> Void, RuntimeObject, repeat each A) throws ->
             Void
     ) throws(InterceptionError) -> HookToken {
-        try _checkHook(selector, resultEncoding: "v", repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(body))
+        try _checkHook(selector, position: .instead, resultEncoding: "v", repeat (each A).self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(selector, body))
     }
 
 }
 
 extension RuntimeObject: HookTarget {
     public func _checkHook<each A: RuntimeValue>(
-        _ selector: Selector, resultEncoding: String?, _ arguments: repeat (each A).Type
+        _ selector: Selector, position: HookPosition, resultEncoding: String?,
+        _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
-        try HookSignature.check(self, selector, resultEncoding: resultEncoding, repeat each arguments)
+        try HookSignature.check(
+            self, selector, position: position, resultEncoding: resultEncoding, repeat each arguments)
+    }
+
+    public func _hookSignature(_ selector: Selector) throws(InterceptionError) -> OpaquePointer {
+        try InterceptionState.signature(of: self, selector: selector)
+    }
+
+    public func _addDeallocatedHook(
+        oneShot: Bool, _ body: @escaping @Sendable (UnsafeRawPointer, RuntimeClass) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        let object = pointer
+        let hook = SwiftDeallocatedHook(
+            className: runtimeClass.name, isClassMethod: InterceptionError.isClassObject(object),
+            oneShot: oneShot,
+            body: body)
+        return try hook.add { context, token in
+            ic_hook_object_deallocated(object, swiftDeallocatedThunk, context, swiftDeallocatedRelease, token)
+        }
+    }
+
+    public func _hookList() -> [InstalledHook] {
+        var count = 0
+        return InstalledHook.list(ic_hook_object_copy_list(pointer, &count), count)
+    }
+
+    public func _removeAllHooks(_ selector: Selector?) -> Int {
+        var removed = 0
+        _ = ic_hook_object_remove_all(pointer, selector?.pointer, &removed)
+        return removed
     }
 
     public func _addHook(
@@ -168,9 +223,37 @@ extension RuntimeObject: HookTarget {
 
 extension RuntimeClass: HookTarget {
     public func _checkHook<each A: RuntimeValue>(
-        _ selector: Selector, resultEncoding: String?, _ arguments: repeat (each A).Type
+        _ selector: Selector, position: HookPosition, resultEncoding: String?,
+        _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
-        try HookSignature.check(self, selector, resultEncoding: resultEncoding, repeat each arguments)
+        try HookSignature.check(
+            self, selector, position: position, resultEncoding: resultEncoding, repeat each arguments)
+    }
+
+    public func _hookSignature(_ selector: Selector) throws(InterceptionError) -> OpaquePointer {
+        try HookSignature.signature(of: self, selector)
+    }
+
+    public func _addDeallocatedHook(
+        oneShot: Bool, _ body: @escaping @Sendable (UnsafeRawPointer, RuntimeClass) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        let cls = pointer
+        let hook = SwiftDeallocatedHook(
+            className: name, isClassMethod: isMetaclass, oneShot: oneShot, body: body)
+        return try hook.add { context, token in
+            ic_hook_class_deallocated(cls, swiftDeallocatedThunk, context, swiftDeallocatedRelease, token)
+        }
+    }
+
+    public func _hookList() -> [InstalledHook] {
+        var count = 0
+        return InstalledHook.list(ic_hook_class_copy_list(pointer, &count), count)
+    }
+
+    public func _removeAllHooks(_ selector: Selector?) -> Int {
+        var removed = 0
+        _ = ic_hook_class_remove_all(pointer, selector?.pointer, &removed)
+        return removed
     }
 
     public func _addHook(
@@ -187,5 +270,18 @@ extension RuntimeClass: HookTarget {
                 ic_class_method_types(cls, selector.pointer)
             )
         }
+    }
+}
+
+extension HookTarget {
+    /// The class name and kind hook errors and calls name.
+    var hookNaming: (className: String, isClassMethod: Bool) {
+        if let object = self as? RuntimeObject {
+            return (object.runtimeClass.name, InterceptionError.isClassObject(object.pointer))
+        }
+        if let cls = self as? RuntimeClass {
+            return (cls.name, cls.isMetaclass)
+        }
+        return (String(describing: Self.self), false)
     }
 }

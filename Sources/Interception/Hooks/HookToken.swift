@@ -1,8 +1,8 @@
 // HookToken and the Swift end of a C hook: the closure a hook runs, its errors, its frame.
 import CInterception
 
-/// A hook added by one of ``RuntimeObject``'s `hook…` methods. Store it, and cancel it to remove
-/// the hook.
+/// A hook added by one of the `hook…` methods of a ``HookTarget`` (an object or a class). Store
+/// it, and cancel it to remove the hook.
 public struct HookToken: Hashable, Sendable {
     /// The engine's token (`ic_observer_token`, usable with `ic_hook_remove` from C).
     public let rawValue: UInt64
@@ -11,12 +11,53 @@ public struct HookToken: Hashable, Sendable {
         self.rawValue = rawValue
     }
 
-    /// Removes the hook, from any thread. Returns once no call of the hook can still be running
-    /// on another thread (called from inside the hook, the call under way finishes). When an
-    /// object's last hook or observer goes, it moves back to its class. Cancelling a hook that
-    /// is gone already (cancelled, one-shot and fired, or its object died) does nothing.
-    public func cancel() {
-        _ = ic_hook_remove(rawValue)
+    /// Removes the hook, from any thread, and says what that left behind. Returns once no call
+    /// of the hook can still be running on another thread (called from inside the hook, the call
+    /// under way finishes). When an object's last hook or observer goes, it moves back to its
+    /// class; when a class's last hook of a method goes, the class gets its exact method back.
+    ///
+    /// ```swift
+    /// let token = try object.hookBefore("ping") { print("ping") }
+    /// if let result = token.cancel(), result.restored {
+    ///     // the object is back in its class, exactly as before the hook
+    /// }
+    /// ```
+    ///
+    /// - Returns: `nil` if there was nothing to remove (cancelled already, one-shot and fired,
+    ///   or its object died); otherwise whether the target is back in its exact original state
+    ///   and whether a foreign implementation found in the engine's place was kept
+    ///   (``HookCancellation``).
+    @discardableResult
+    public func cancel() -> HookCancellation? {
+        var outcome: UInt32 = 0
+        guard ic_hook_remove_reporting(rawValue, &outcome) == IC_OK else { return nil }
+        return HookCancellation(
+            restored: outcome & UInt32(IC_HOOK_RESTORED) != 0,
+            keptForeignImplementation: outcome & UInt32(IC_HOOK_FOREIGN_KEPT) != 0)
+    }
+
+    /// Whether the hook is still in place: added, and neither cancelled, nor fired as a
+    /// one-shot hook, nor gone with its object.
+    public var isActive: Bool { ic_hook_is_active(rawValue) }
+}
+
+/// What cancelling a hook left behind (``HookToken/cancel()``), SwiftHook's answer made
+/// explicit.
+public struct HookCancellation: Hashable, Sendable {
+    /// The target is back in its exact original state: the object has no hook or observer left
+    /// (after-dealloc ones and `rx` subscriptions included) and is back in its class, or the class has no hook left on the method and runs its exact
+    /// original implementation. `false` while other hooks remain, or when a foreign
+    /// implementation was kept.
+    public let restored: Bool
+    /// The last hook went, but someone had set an implementation where the engine had put its
+    /// own (``RuntimeMethod/setImplementation(_:encoding:)``, `ic_method_set_imp`, an exchange), and
+    /// it was kept: the class keeps it, or the object stays in its interception subclass so that
+    /// it keeps running it (SwiftHook's rule, SPEC 16.3).
+    public let keptForeignImplementation: Bool
+
+    public init(restored: Bool, keptForeignImplementation: Bool) {
+        self.restored = restored
+        self.keptForeignImplementation = keptForeignImplementation
     }
 }
 
@@ -116,9 +157,48 @@ let swiftHookRelease: @convention(c) (UnsafeMutableRawPointer?) -> Void = { cont
 
 /// Reading and writing a hooked call's frame invocation with Swift types.
 enum HookFrame {
-    /// The receiver (argument 0), as a handle.
-    static func receiver(_ call: OpaquePointer) -> RuntimeObject {
-        RuntimeObject(retaining: MethodFrame.receiver(call))
+    /// Runs `body` with the receiver (argument 0) as `this`: a handle borrowed for the call, as a
+    /// method closure's `this` is (``ThisHandles``), since the sender keeps the receiver alive
+    /// while its hooks run. A handle that escapes takes a reference of its own.
+    ///
+    /// A `dealloc` hook's receiver is deallocating (an instead hook's original frees it while
+    /// `this` is in the closure): its handle never takes a reference, and one that escapes traps,
+    /// as in a `dealloc` method closure (it would outlive the object).
+    @inline(__always)
+    static func withReceiver<R>(_ call: OpaquePointer, dealloc: Bool, _ body: (RuntimeObject) throws -> R)
+        throws
+        -> R
+    {
+        if dealloc { return try withDeallocatingReceiver(MethodFrame.receiver(call), body) }
+        let result: Result<R, any Error> = ThisHandles.call(MethodFrame.receiver(call), methodClass: nil) {
+            this in
+            Result { try body(this) }
+        }
+        return try result.get()
+    }
+
+    @inline(never)
+    private static func withDeallocatingReceiver<R>(
+        _ receiver: OpaquePointer, _ body: (RuntimeObject) throws -> R
+    )
+        throws -> R
+    {
+        // Classes are immortal: named only if the check fails, when the object may be gone.
+        let cls = ic_object_get_class(receiver)
+        var this = RuntimeObject(borrowing: receiver, methodClass: nil)
+        defer {
+            precondition(
+                isKnownUniquelyReferenced(&this),
+                "a RuntimeObject for a deallocating \(cls.map { String(cString: ic_class_name($0)) } ?? "object") "
+                    + "escaped its dealloc hook; it would outlive the object"
+            )
+        }
+        return try body(this)
+    }
+
+    /// Whether hooks of `selector` see a deallocating receiver.
+    static func isDealloc(_ selector: Selector) -> Bool {
+        selector == KnownSelectors.shared.dealloc
     }
 
     /// Argument `index` as `T`; advances `index`.
@@ -155,23 +235,33 @@ enum HookFrame {
 enum HookSignature {
     /// Throws ``InterceptionError/typeMismatch(className:selector:methodEncoding:swiftEncoding:isClassMethod:)``
     /// unless the method `object` runs for `selector` takes exactly `A...` (and returns
-    /// `resultEncoding`, when one is given).
+    /// `resultEncoding`, when one is given); the error names the hook's `position` and the
+    /// parameter at fault.
     static func check<each A: RuntimeValue>(
-        _ object: RuntimeObject, _ selector: Selector, resultEncoding: String?,
+        _ object: RuntimeObject, _ selector: Selector, position: HookPosition, resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
         let signature = try InterceptionState.signature(of: object, selector: selector)
         try check(
             signature, className: object.runtimeClass.name, selector,
-            isClassMethod: InterceptionError.isClassObject(object.pointer), resultEncoding: resultEncoding,
-            repeat each arguments)
+            isClassMethod: InterceptionError.isClassObject(object.pointer), position: position,
+            resultEncoding: resultEncoding, repeat each arguments)
     }
 
     /// The same for a hook on every instance of `cls`.
     static func check<each A: RuntimeValue>(
-        _ cls: RuntimeClass, _ selector: Selector, resultEncoding: String?,
+        _ cls: RuntimeClass, _ selector: Selector, position: HookPosition, resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
+        try check(
+            signature(of: cls, selector), className: cls.name, selector, isClassMethod: cls.isMetaclass,
+            position: position, resultEncoding: resultEncoding, repeat each arguments)
+    }
+
+    /// The signature of the method instances of `cls` run for `selector`.
+    static func signature(of cls: RuntimeClass, _ selector: Selector) throws(InterceptionError)
+        -> OpaquePointer
+    {
         let isClassMethod = cls.isMetaclass
         guard let method = ic_class_get_method(cls.pointer, selector.pointer) else {
             throw .selectorNotImplemented(
@@ -182,15 +272,12 @@ enum HookSignature {
                 className: cls.name, selector: selector, encoding: String(cString: ic_method_types(method)),
                 reason: String(cString: ic_error_message()), isClassMethod: isClassMethod)
         }
-        try check(
-            signature, className: cls.name, selector, isClassMethod: isClassMethod,
-            resultEncoding: resultEncoding,
-            repeat each arguments)
+        return signature
     }
 
     private static func check<each A: RuntimeValue>(
         _ signature: OpaquePointer, className: String, _ selector: Selector, isClassMethod: Bool,
-        resultEncoding: String?,
+        position: HookPosition, resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
         var swiftTypes: [String] = []
@@ -217,7 +304,8 @@ enum HookSignature {
             throw .typeMismatch(
                 className: className, selector: selector,
                 methodEncoding: String(cString: ic_signature_types(signature)),
-                swiftEncoding: swiftResult + "(" + swiftTypes.joined(separator: ", ") + ")",
+                swiftEncoding: InterceptionError.hookEncoding(
+                    position, result: swiftResult, arguments: swiftTypes),
                 isClassMethod: isClassMethod)
         }
     }

@@ -28,7 +28,10 @@ public enum InterceptionError: Error, Equatable, Sendable, CustomStringConvertib
     case collision(className: String, selector: Selector, reason: String, isClassMethod: Bool = false)
     /// The object is being deallocated: nothing can be intercepted on it any more.
     case objectDeallocating(className: String, selector: Selector, isClassMethod: Bool = false)
-    /// A typed observable's Swift types do not match the method's encoding.
+    /// A typed observable's or a typed hook's Swift types do not match the method's encoding.
+    /// `swiftEncoding` is the Swift side's types, `result(arguments, …)`; for a hook it starts
+    /// with the hook's position (`"before hook: (q)"`). The description names the position and
+    /// the parameter at fault.
     case typeMismatch(
         className: String, selector: Selector, methodEncoding: String, swiftEncoding: String,
         isClassMethod: Bool = false)
@@ -71,8 +74,15 @@ public enum InterceptionError: Error, Equatable, Sendable, CustomStringConvertib
         case .objectDeallocating:
             return "cannot intercept \(method): the object is being deallocated"
         case .typeMismatch(_, _, let methodEncoding, let swiftEncoding, _):
-            return
-                "cannot observe \(method) as the Swift types \(swiftEncoding): the method is \(methodEncoding)"
+            let (position, types) = Self.splitHookEncoding(swiftEncoding)
+            let fault = Self.fault(method: methodEncoding, swift: types)
+            guard let position else {
+                return "cannot observe \(method) as the Swift types \(types): the method is \(methodEncoding)"
+                    + (fault.map { " (\($0))" } ?? "")
+            }
+            let article = position == .before ? "a" : "an"
+            return "cannot add \(article) \(position) hook to \(method): "
+                + (fault ?? "the closure's types \(types) do not match the method's \(methodEncoding)")
         case .runtimeFailure(_, _, let error, _):
             return "cannot intercept \(method): \(error)"
         }
@@ -105,6 +115,52 @@ public enum InterceptionError: Error, Equatable, Sendable, CustomStringConvertib
             return .runtimeFailure(
                 className: className, selector: selector, error: runtimeError, isClassMethod: m)
         }
+    }
+
+    /// The `swiftEncoding` of a typed hook's mismatch: its position, then the closure's types.
+    static func hookEncoding(_ position: HookPosition, result: String, arguments: [String]) -> String {
+        "\(position) hook: " + result + "(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// A hook's position and the Swift types, from a `swiftEncoding` (`nil`: not a hook's).
+    private static func splitHookEncoding(_ encoding: String) -> (HookPosition?, String) {
+        for position in [HookPosition.before, .instead, .after] {
+            let prefix = "\(position) hook: "
+            if encoding.hasPrefix(prefix) { return (position, String(encoding.dropFirst(prefix.count))) }
+        }
+        return (nil, encoding)
+    }
+
+    /// Which parameter differs between a method's encoding and Swift types written
+    /// `result(arguments, …)` (the result may be empty: not checked), or `nil` if that cannot be
+    /// told.
+    private static func fault(method: String, swift: String) -> String? {
+        guard let open = swift.firstIndex(of: "("), swift.hasSuffix(")"),
+            let signature = ic_signature_parse(method)
+        else { return nil }
+        let swiftResult = String(swift[..<open])
+        let inner = swift[swift.index(after: open)..<swift.index(before: swift.endIndex)]
+        let swiftArguments = inner.isEmpty ? [] : inner.components(separatedBy: ", ")
+        let count = ic_signature_argument_count(signature)
+        let methodArguments = (min(2, count)..<count).map {
+            String(cString: ic_signature_argument_type(signature, $0))
+        }
+        let methodResult = String(cString: ic_signature_return_type(signature))
+        if swiftArguments.count != methodArguments.count {
+            return
+                "the closure takes \(swiftArguments.count) argument\(swiftArguments.count == 1 ? "" : "s") "
+                + "after the receiver, the method \(methodArguments.count)"
+        }
+        for (index, (swiftType, methodType)) in zip(swiftArguments, methodArguments).enumerated()
+        where !TypeEncoding.compatible(swift: swiftType, method: methodType, isArgument: true) {
+            return "argument \(index + 1) is \(methodType) in the method, \(swiftType) in the closure"
+        }
+        if !swiftResult.isEmpty,
+            !TypeEncoding.compatible(swift: swiftResult, method: methodResult, isArgument: false)
+        {
+            return "the result is \(methodResult) in the method, \(swiftResult) in the closure"
+        }
+        return nil
     }
 
     /// Whether `object` is a class object (its class is a metaclass): its methods are class

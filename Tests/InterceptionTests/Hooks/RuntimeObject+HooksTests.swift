@@ -134,6 +134,25 @@ struct RuntimeObjectHooksTests {
         #expect(className == cls.name)
         #expect(selector == "add:")
         #expect(method == "i@:i")
+        // SPEC 16.6: the position and the parameter at fault.
+        #expect(
+            "\(mismatch)"
+                == "cannot add a before hook to -[\(cls.name) add:]: argument 1 is i in the method, q in the closure"
+        )
+        let resultMismatch = try #require(throws: InterceptionError.self) {
+            try obj.hookInstead("add:") { (original: (Int32) -> Double, this: RuntimeObject, x: Int32) in 0 }
+        }
+        #expect(
+            "\(resultMismatch)"
+                == "cannot add an instead hook to -[\(cls.name) add:]: the result is i in the method, d in the closure"
+        )
+        let countMismatch = try #require(throws: InterceptionError.self) {
+            try obj.hookAfter("scale:by:") { (this: RuntimeObject, x: Double) in }
+        }
+        #expect(
+            "\(countMismatch)"
+                == "cannot add an after hook to -[\(cls.name) scale:by:]: the closure takes 1 argument after the receiver, the method 2"
+        )
         #expect(throws: InterceptionError.self) {
             try obj.hookAfter("add:") { (result: Double, this: RuntimeObject, x: Int32) in result }
         }
