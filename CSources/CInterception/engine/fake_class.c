@@ -14,7 +14,9 @@
 #include "../ffi/closure.h"
 #include "engine.h"
 #include "../support/error.h"
+#include "../runtime/class.h"
 #include "../runtime/object.h"
+#include "../support/locks.h"
 #include "../runtime/selector.h"
 
 #define IC_INTERCEPTION_PREFIX "_ICIntercepted_"
@@ -177,17 +179,18 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
 bool ic_interception_subclass_has_foreign_locked(ic_class *subclass)
 {
     const ic_fake_class *record = subclass->engine;
-    size_t count = 0;
-    ic_method **methods = ic_class_copy_method_list(subclass, &count);
+    /* Read in place under the runtime lock (taken after ic_intercept_lock, as everywhere): a
+     * removal, which calls this, must not need memory (a copied list would). */
     bool foreign = false;
-    for (size_t i = 0; i < count && !foreign; i++) {
-        ic_sel sel = ic_method_selector(methods[i]);
-        ic_imp imp = ic_method_imp(methods[i]);
+    ic_lock(&ic_runtime_lock);
+    for (size_t i = 0; i < subclass->method_count && !foreign; i++) {
+        ic_sel sel = ic_method_selector(subclass->methods[i]);
+        ic_imp imp = ic_method_imp(subclass->methods[i]);
         if (sel == ic_sels.class_ && imp == (ic_imp)subclass_class) continue;
         foreign = true;
         for (const ic_hook_method *h = record->hooks; h; h = h->next)
             if (h->sel == sel && h->imp == imp) foreign = false;
     }
-    free(methods);
+    ic_unlock(&ic_runtime_lock);
     return foreign;
 }
