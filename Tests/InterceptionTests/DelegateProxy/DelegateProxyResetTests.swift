@@ -7,7 +7,7 @@ import Testing
 
 private let sectionedDelegateProtocol = try! RuntimeProtocol.define(uniqueName("SectionedDelegate")) { p in
     try p.required("view:listenToMe:", (RuntimeObject?, Int).self)
-    try p.optional("view:didGetXXX:", (RuntimeObject?, Int).self)
+    try p.optional("view:didGetUnimplemented:", (RuntimeObject?, Int).self)
     try p.optional("view:didLearnSomething:", (RuntimeObject?, Int).self)
 }
 
@@ -30,7 +30,7 @@ private final class SectionedViewDelegateProxy: DelegateProxy<RuntimeObject, Run
     }
 }
 
-/// A delegate implementing the required method and `view:didLearnSomething:`, not `view:didGetXXX:`.
+/// A delegate implementing the required method and `view:didLearnSomething:`, not `view:didGetUnimplemented:`.
 private func makeMock(log: EventLog) throws -> RuntimeObject {
     try RuntimeClass.define(uniqueName("SectionedMock"), conformsTo: [sectionedDelegateProtocol]) { c in
         try c.method("view:listenToMe:") { (this: RuntimeObject, v: RuntimeObject?, n: Int) in
@@ -73,7 +73,7 @@ struct DelegateProxyResetTests {
         let view = sectionedView.new()
         let mock = try makeMock(log: log)
         try view.setValue(mock as RuntimeObject?, forKey: "delegate")
-        let selector = Selector("view:didGetXXX:")
+        let selector = Selector("view:didGetUnimplemented:")
         let delegates = DelegateLog()
         let watching = delegates.watch(view, answering: selector)
         defer { watching.dispose() }
@@ -132,7 +132,7 @@ struct DelegateProxyResetTests {
     func creatingChangesNothing() throws {
         let view = sectionedView.new()
         let proxy = SectionedViewDelegateProxy.proxy(for: view)
-        let selector = Selector("view:didGetXXX:")
+        let selector = Selector("view:didGetUnimplemented:")
         let proxyClass = proxy.object.actualClass
         #expect(!proxy.object.responds(to: selector))
         do {
