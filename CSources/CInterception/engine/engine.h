@@ -199,7 +199,6 @@ struct ic_observer {
     uint8_t phase;         /* ic_hook_position; IC_HOOK_BEFORE/AFTER are IC_OBSERVE_BEFORE/AFTER */
     bool hook;             /* added by ic_hook_* (listed, counted by "is hooked", removed by
                               "remove all"); rx observers are not */
-    bool one_shot;         /* IC_HOOK_ONE_SHOT: `user_fn` is the user's function */
     bool after_dealloc;    /* an after-dealloc hook: `deallocated_fn` is the user's function */
     ic_observer_fn fn;     /* what a call runs: the user's, one_shot_adapter or dealloc_adapter */
     void *call_context;    /* what `fn` gets: the user's context, or the observer itself */
@@ -211,7 +210,7 @@ struct ic_observer {
     ic_context_release_fn release;
     union {
         ic_dealloc_observer_fn dealloc_fn; /* dealloc observers: the user's function */
-        ic_observer_fn user_fn; /* `one_shot`: the user's function (`fn` is the adapter) */
+        ic_observer_fn user_fn; /* one-shot hooks (`fn` is one_shot_adapter): the user's */
         ic_deallocated_fn deallocated_fn; /* `after_dealloc`: the user's function */
     };
     ic_hook_slot *slot; /* NULL for dealloc-after observers */

@@ -733,7 +733,6 @@ ic_status ic_hook_object(ic_id obj, ic_sel sel, ic_hook_position position, uint3
     o->object = obj;
     o->hook = true;
     if (options & IC_HOOK_ONE_SHOT) {
-        o->one_shot = true;
         o->user_fn = fn;
         o->fn = one_shot_adapter;
         o->call_context = o;
@@ -778,7 +777,6 @@ ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position position, ui
     ic_observer *o = new_observer(position, fn, NULL, context, release);
     if (!o) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory adding a hook");
     if (options & IC_HOOK_ONE_SHOT) {
-        o->one_shot = true;
         o->user_fn = fn;
         o->fn = one_shot_adapter;
         o->call_context = o;
@@ -916,7 +914,7 @@ static void collect_hook_locked(hook_list *list, const ic_observer *o, ic_sel se
         .token = o->token,
         .sel = sel,
         .position = o->phase,
-        .options = o->one_shot ? (uint32_t)IC_HOOK_ONE_SHOT : 0,
+        .options = o->fn == one_shot_adapter ? (uint32_t)IC_HOOK_ONE_SHOT : 0,
     };
 }
 
