@@ -185,8 +185,8 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     if (!sig) {
         *status = ic_error_status() == IC_ERR_OUT_OF_MEMORY
                       ? IC_ERR_OUT_OF_MEMORY
-                      : ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook %c[%s %s]: %s",
-                                ic_class_sign(cls), cls->name, sel->name, ic_error_message());
+                      : ic_fail_restating(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook %c[%s %s]",
+                                          ic_class_sign(cls), cls->name, sel->name);
         return NULL;
     }
     ic_class_hook *hook = ic_engine_calloc_line(sizeof *hook);
