@@ -246,7 +246,9 @@ ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel)
     ic_lock(&ic_intercept_lock);
     const ic_class_engine *engine = cls->engine;
     for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
-        if (h->slot.sel == sel) path = h->typed ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
+        /* A record outlives its hooks (calls may hold its IMP): only an installed one counts. */
+        if (h->slot.sel == sel && h->installed)
+            path = h->typed ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
     ic_unlock(&ic_intercept_lock);
     return path;
 }
