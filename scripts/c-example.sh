@@ -35,7 +35,7 @@ check_run() {
 
 say "pkg-config, shared library"
 # shellcheck disable=SC2046 # pkg-config's output is meant to be split into words
-"$CC" -Wall -Werror -o "$WORK/counter-shared" Examples/c-counter/main.c \
+"$CC" -Wall -Wextra -Werror -o "$WORK/counter-shared" Examples/c-counter/main.c \
     $(pkg-config --cflags --libs interception)
 LD_LIBRARY_PATH="$LIBDIR" check_run "$WORK/counter-shared"
 readelf -d "$WORK/counter-shared" | grep -q 'NEEDED.*libinterception\.so\.0'
@@ -43,7 +43,7 @@ readelf -d "$WORK/counter-shared" | grep -q 'NEEDED.*libinterception\.so\.0'
 say "pkg-config --static, libinterception.a"
 # The linker would pick libinterception.so from the same directory: name the archive.
 # shellcheck disable=SC2046
-"$CC" -Wall -Werror -o "$WORK/counter-static" Examples/c-counter/main.c \
+"$CC" -Wall -Wextra -Werror -o "$WORK/counter-static" Examples/c-counter/main.c \
     $(pkg-config --static --cflags --libs interception | sed 's/-linterception\b/-l:libinterception.a/')
 if readelf -d "$WORK/counter-static" | grep -q 'NEEDED.*libinterception'; then
     echo "the static build still needs libinterception.so" >&2
