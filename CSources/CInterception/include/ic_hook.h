@@ -185,7 +185,7 @@ IC_EXPORT ic_status ic_hook_class_deallocated(ic_class *cls, ic_deallocated_fn f
 
 /* One hook, as the listing functions report it. */
 typedef struct ic_hook_info {
-    ic_observer_token token;
+    ic_observer_token token;   /* what ic_hook_remove takes */
     ic_sel sel;                /* `dealloc` for an after-dealloc hook */
     ic_hook_position position; /* IC_HOOK_AFTER for an after-dealloc hook */
     uint32_t options;          /* IC_HOOK_ONE_SHOT */

@@ -39,8 +39,8 @@ IC_EXPORT ic_imp ic_msg_lookup(ic_id receiver, ic_sel sel);
 /* A receiver and the class where a super send starts looking (the superclass of the class whose
  * method is making the super send). */
 typedef struct ic_super {
-    ic_id receiver;
-    ic_class *super_class;
+    ic_id receiver;        /* the object the message is for */
+    ic_class *super_class; /* where the lookup starts */
 } ic_super;
 
 /* The IMP for a super send: `sel` resolved from `super->super_class` (cached), forwarding through
