@@ -5,7 +5,7 @@
  * (scripts/check-pedantic.sh, in CI's lint step). The GNU forms (IC_MSG, IC_MSG_SUPER,
  * IC_MSG_NAMED) are compiled the same way with -std=gnu11, where they are clean.
  */
-#include "interception.h"
+#include <interception/interception.h>
 
 #include <stdio.h>
 
