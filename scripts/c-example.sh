@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the C library with CMake, installs it into a temporary prefix, and builds the README's C
-# example (Examples/c-counter/main.c) against the installed library four ways: pkg-config with the
-# shared library (run through LD_LIBRARY_PATH), pkg-config --static with libinterception.a, and
+# example (Examples/c-counter/main.c) against the installed library: pkg-config with the shared
+# library (run through LD_LIBRARY_PATH), pkg-config interception-static (libinterception.a, with and
+# without --static), pkg-config --static interception with `cc -static` (fully static), and
 # find_package(Interception) with each of the two exported targets. Checks the installed header
 # layout (include/interception/, ic_bindings.h kept out of the umbrella header). Then runs
 # Examples/c-zombie/main.c with IC_ZOMBIES=1 and checks the trap message. Exits non-zero on any
@@ -61,21 +62,44 @@ check_run() {
 
 say "pkg-config, shared library"
 # shellcheck disable=SC2046 # pkg-config's output is meant to be split into words
-"$CC" -Wall -Werror -o "$WORK/counter-shared" Examples/c-counter/main.c \
+"$CC" -Wall -Wextra -Werror -o "$WORK/counter-shared" Examples/c-counter/main.c \
     $(pkg-config --cflags --libs interception)
 LD_LIBRARY_PATH="$LIBDIR" check_run "$WORK/counter-shared"
 readelf -d "$WORK/counter-shared" | grep -q 'NEEDED.*libinterception\.so\.0'
 
-say "pkg-config --static, libinterception.a"
-# The linker would pick libinterception.so from the same directory: name the archive.
+# Fails unless the binary needs no libinterception.so (and, for a fully static one, nothing).
+check_static() {
+    if readelf -d "$1" | grep -q 'NEEDED.*libinterception'; then
+        echo "$1 still needs libinterception.so" >&2
+        exit 1
+    fi
+    check_run "$1"
+}
+
+say "pkg-config interception-static: libinterception.a, the rest shared"
 # shellcheck disable=SC2046
-"$CC" -Wall -Werror -o "$WORK/counter-static" Examples/c-counter/main.c \
-    $(pkg-config --static --cflags --libs interception | sed 's/-linterception\b/-l:libinterception.a/')
-if readelf -d "$WORK/counter-static" | grep -q 'NEEDED.*libinterception'; then
-    echo "the static build still needs libinterception.so" >&2
-    exit 1
+"$CC" -Wall -Wextra -Werror -o "$WORK/counter-static" Examples/c-counter/main.c \
+    $(pkg-config --cflags --libs interception-static)
+check_static "$WORK/counter-static"
+# shellcheck disable=SC2046
+"$CC" -Wall -Wextra -Werror -o "$WORK/counter-static-flag" Examples/c-counter/main.c \
+    $(pkg-config --static --cflags --libs interception-static)
+check_static "$WORK/counter-static-flag"
+
+say "pkg-config --static interception with cc -static: a fully static binary"
+# Needs the static C library and libffi.a (libc6-dev and libffi-dev ship them on Debian).
+if "$CC" -print-file-name=libc.a | grep -q / && "$CC" -print-file-name=libffi.a | grep -q /; then
+    # shellcheck disable=SC2046
+    "$CC" -static -Wall -Wextra -Werror -o "$WORK/counter-all-static" Examples/c-counter/main.c \
+        $(pkg-config --static --cflags --libs interception)
+    if readelf -d "$WORK/counter-all-static" 2>/dev/null | grep -q NEEDED; then
+        echo "the -static build still needs shared libraries" >&2
+        exit 1
+    fi
+    check_run "$WORK/counter-all-static"
+else
+    echo "skipped: no libc.a or libffi.a for $CC"
 fi
-check_run "$WORK/counter-static"
 
 for variant in shared static; do
     say "find_package(Interception), $variant target"

@@ -1,22 +1,62 @@
 #!/usr/bin/env bash
-# Builds the DocC archives of the Interception and RxCore modules offline, with the toolchain
-# alone (no swift-docc-plugin, nothing downloaded): SwiftPM extracts the symbol graphs
-# (`swift package dump-symbol-graph`, which builds the package first), then the toolchain's
-# `docc convert` turns each module's catalog and symbol graphs into an archive. Any DocC warning,
-# in a catalog or in a doc comment of the sources, is an error: the script exits non-zero.
+# Builds the documentation offline, warnings as errors (the script exits non-zero on any):
+# - swift: the DocC archives of the Interception and RxCore modules, with the toolchain alone (no
+#   swift-docc-plugin, nothing downloaded): SwiftPM extracts the symbol graphs
+#   (`swift package dump-symbol-graph`, which builds the package first), then the toolchain's
+#   `docc convert` turns each module's catalog and symbol graphs into an archive. A DocC warning,
+#   in a catalog or in a doc comment of the sources, is an error.
+# - c: the C API reference, Doxygen over the public headers' comments (docs/Doxyfile; the
+#   comments are read through scripts/doxygen/filter.py), HTML. Installs Debian's doxygen if it
+#   is missing. A Doxygen warning (an undocumented public declaration, a bad command) is an error.
 #
-#   scripts/docs.sh                  # archives in .build/docs/{Interception,RxCore}.doccarchive
+#   scripts/docs.sh [all|swift|c]    # default all
+#   # .build/docs/{Interception,RxCore}.doccarchive, .build/docs/c/html/index.html
 #
 # Environment: DOCS_SCRATCH_PATH (SwiftPM scratch path, default .build: CI reuses its build),
 # DOCS_OUTPUT (default $DOCS_SCRATCH_PATH/docs). Preview an archive with any static file server
 # (the archives are transformed for static hosting), e.g. `python3 -m http.server` in the
-# archive, then open /documentation/interception.
+# archive, then open /documentation/interception; open the C reference's index.html directly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCRATCH=${DOCS_SCRATCH_PATH:-.build}
 OUT=${DOCS_OUTPUT:-$SCRATCH/docs}
 MODULES=(Interception RxCore)
+WHAT=${1:-all}
+case "$WHAT" in
+all | swift | c) ;;
+*)
+    echo "usage: scripts/docs.sh [all|swift|c]" >&2
+    exit 2
+    ;;
+esac
+
+# The C reference: Doxygen, warnings as errors (FAIL_ON_WARNINGS in docs/Doxyfile).
+c_reference() {
+    if ! command -v doxygen >/dev/null 2>&1; then
+        if [ "$(id -u)" -eq 0 ]; then apt-get update && apt-get install -y doxygen; else
+            sudo apt-get update && sudo apt-get install -y doxygen
+        fi
+    fi
+    local out="$OUT/c" log
+    log=$(mktemp)
+    rm -rf "$out"
+    mkdir -p "$out"
+    if ! (cat docs/Doxyfile && echo "OUTPUT_DIRECTORY = \"$out\"") | doxygen - >"$log" 2>&1 ||
+        grep -qi 'warning' "$log"; then
+        cat "$log" >&2
+        rm -f "$log"
+        echo "docs.sh: c: doxygen failed or warned" >&2
+        return 1
+    fi
+    rm -f "$log"
+    echo "clean: C reference (doxygen $(doxygen --version)) in $out/html/index.html"
+}
+
+if [ "$WHAT" = c ]; then
+    c_reference
+    exit
+fi
 
 # The docc that ships with the toolchain, beside the swift driver.
 DOCC="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
@@ -83,4 +123,5 @@ for module in "${MODULES[@]}"; do
     fi
 done
 [ "$status" -eq 0 ] && echo "clean: $(printf '%s.doccarchive ' "${MODULES[@]}")in $OUT"
+if [ "$WHAT" = all ]; then c_reference || status=1; fi
 exit "$status"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the C code block of README.md's "## C" section is Examples/c-counter/main.c, byte
-# for byte (scripts/c-example.sh builds and runs that file). Exits non-zero, with a diff, if not.
+# for byte (scripts/c-example.sh builds and runs that file), and that it compiles warning-free with
+# -Wall -Wextra -Werror (with each of clang and gcc found) against the headers in the tree. Exits
+# non-zero, with a diff or the diagnostics, if not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 block=$(mktemp)
@@ -16,3 +18,8 @@ if ! diff -u Examples/c-counter/main.c "$block"; then
     exit 1
 fi
 echo "README.md's C example is Examples/c-counter/main.c"
+for cc in clang gcc; do
+    command -v "$cc" >/dev/null 2>&1 || continue
+    "$cc" -Wall -Wextra -Werror -fsyntax-only -ICSources/CInterception/include -x c "$block"
+    echo "README.md's C example compiles with $cc -Wall -Wextra -Werror"
+done

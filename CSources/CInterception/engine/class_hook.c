@@ -185,8 +185,8 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     if (!sig) {
         *status = ic_error_status() == IC_ERR_OUT_OF_MEMORY
                       ? IC_ERR_OUT_OF_MEMORY
-                      : ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook %c[%s %s]: %s",
-                                ic_class_sign(cls), cls->name, sel->name, ic_error_message());
+                      : ic_fail_restating(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot hook %c[%s %s]",
+                                          ic_class_sign(cls), cls->name, sel->name);
         return NULL;
     }
     ic_class_hook *hook = ic_engine_calloc_line(sizeof *hook);
@@ -246,7 +246,9 @@ ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel)
     ic_lock(&ic_intercept_lock);
     const ic_class_engine *engine = cls->engine;
     for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
-        if (h->slot.sel == sel) path = h->typed ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
+        /* A record outlives its hooks (calls may hold its IMP): only an installed one counts. */
+        if (h->slot.sel == sel && h->installed)
+            path = h->typed ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
     ic_unlock(&ic_intercept_lock);
     return path;
 }

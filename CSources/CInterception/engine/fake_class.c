@@ -115,8 +115,8 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
         /* Out of memory parsing it is not the method's fault: report it as such. */
         *status = ic_error_status() == IC_ERR_OUT_OF_MEMORY
                       ? IC_ERR_OUT_OF_MEMORY
-                      : ic_fail(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot intercept -[%s %s]: %s",
-                                original->name, sel->name, ic_error_message());
+                      : ic_fail_restating(IC_ERR_UNSUPPORTED_SIGNATURE, "cannot intercept -[%s %s]",
+                                          original->name, sel->name);
         return NULL;
     }
     if (ic_class_get_own_method(subclass, sel)) {

@@ -660,19 +660,19 @@ static const char *position_name(ic_hook_position position)
 }
 
 /* Re-states the thread's last error (from preparing or installing a hook) as "cannot add <a
- * position> hook to -[C sel]: <reason>", keeping its status; the reason is the old message past
- * its own "cannot … [C sel]: " prefix. Copied first: a message is never formatted from the buffer
- * it is written into. */
+ * position> hook to -[C sel]: <reason>", keeping its status and position; the reason is the old
+ * message past its own "cannot … [C sel]: " prefix. Copied first: a message is never formatted
+ * from the buffer it is written into (support/error.h). */
 static ic_status restate_hook_error(ic_status status, ic_hook_position position,
                                     const ic_class *cls, ic_sel sel)
 {
     char reason[768];
-    snprintf(reason, sizeof reason, "%s", ic_error_message());
+    ic_error_copy(reason, sizeof reason);
     const char *text = reason;
     const char *end = strstr(reason, "]: ");
     if (strncmp(reason, "cannot ", 7) == 0 && end) text = end + 3;
-    return ic_fail(status, "cannot add %s hook to %c[%s %s]: %s", position_name(position),
-                   ic_class_sign(cls), cls->name, sel->name, text);
+    return ic_fail_at(status, ic_error_position(), "cannot add %s hook to %c[%s %s]: %s",
+                      position_name(position), ic_class_sign(cls), cls->name, sel->name, text);
 }
 
 /* Checks what ic_hook_object and ic_hook_class share. `cls` is the class whose method is hooked

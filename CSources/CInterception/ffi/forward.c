@@ -71,8 +71,7 @@ ic_imp ic_forward_resolve(ic_id receiver, ic_class *cls, ic_sel sel, bool cache)
         ic_forwarder *f = forwarder_locked(cls, sel, sig);
         if (!f) {
             ic_unlock(&ic_runtime_lock);
-            ic_fatal("cannot forward %c[%s %s]: %s", ic_class_sign(cls), cls->name, sel->name,
-                     ic_error_message());
+            ic_fatal_after("cannot forward %c[%s %s]", ic_class_sign(cls), cls->name, sel->name);
         }
         imp = f->imp;
     }

@@ -142,7 +142,7 @@ static void add_root_methods_locked(ic_class *cls, const root_method *methods, s
     for (size_t i = 0; i < count; i++)
         if (ic_class_add_method_locked(cls, methods[i].sel, methods[i].imp, methods[i].types) !=
             IC_OK)
-            ic_fatal("cannot add the root class's methods: %s", ic_error_message());
+            ic_fatal_after("cannot add the root class's methods");
 }
 
 void ic_root_class_init(void)
@@ -177,11 +177,11 @@ void ic_root_class_init(void)
     ic_status status;
     ic_lock(&ic_runtime_lock);
     ic_root_class = ic_class_allocate_locked("Object", NULL, 0, &status);
-    if (!ic_root_class) ic_fatal("cannot create the root class: %s", ic_error_message());
+    if (!ic_root_class) ic_fatal_after("cannot create the root class");
     add_root_methods_locked(ic_root_class, methods, sizeof methods / sizeof methods[0]);
     add_root_methods_locked(ic_class_isa(ic_root_class), class_methods,
                             sizeof class_methods / sizeof class_methods[0]);
     if (ic_class_register_locked(ic_root_class) != IC_OK)
-        ic_fatal("cannot register the root class: %s", ic_error_message());
+        ic_fatal_after("cannot register the root class");
     ic_unlock(&ic_runtime_lock);
 }

@@ -96,8 +96,7 @@ size_t ic_sel_count(void)
 static ic_sel must_register(const char *name)
 {
     ic_sel sel = ic_sel_register(name);
-    if (!sel)
-        ic_fatal("cannot register the runtime's selector \"%s\": %s", name, ic_error_message());
+    if (!sel) ic_fatal_after("cannot register the runtime's selector \"%s\"", name);
     return sel;
 }
 

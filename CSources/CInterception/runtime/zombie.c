@@ -60,7 +60,7 @@ static ic_class *zombie_class_locked(ic_class *cls)
                              memory_order_relaxed);
     /* Cannot fail: no superclass, metaclass or property to make room for. */
     if (ic_class_register_locked(zombie) != IC_OK)
-        ic_fatal("cannot register zombie class \"%s\": %s", zombie->name, ic_error_message());
+        ic_fatal_after("cannot register zombie class \"%s\"", zombie->name);
     atomic_store_explicit(&cls->zombie, zombie, memory_order_release);
     return zombie;
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define IC_ERROR_MESSAGE_CAPACITY 512
 
@@ -16,11 +17,16 @@ static _Thread_local struct {
     char message[IC_ERROR_MESSAGE_CAPACITY];
 } last_error = {IC_OK, -1, ""};
 
+/* Formats into a local buffer first, then copies: an argument that points into the message
+ * (which the library never passes: ic_fail_restating) would otherwise be read while it is
+ * written, which is undefined behaviour and garbles the text. */
 static void record(ic_status status, long position, const char *fmt, va_list args)
 {
+    char text[IC_ERROR_MESSAGE_CAPACITY];
+    vsnprintf(text, sizeof text, fmt, args);
     last_error.status = status;
     last_error.position = position;
-    vsnprintf(last_error.message, sizeof last_error.message, fmt, args);
+    memcpy(last_error.message, text, sizeof text);
 }
 
 ic_status ic_fail(ic_status status, const char *fmt, ...)
@@ -41,16 +47,55 @@ ic_status ic_fail_at(ic_status status, long position, const char *fmt, ...)
     return status;
 }
 
+ic_status ic_fail_restating(ic_status status, const char *fmt, ...)
+{
+    char reason[IC_ERROR_MESSAGE_CAPACITY];
+    memcpy(reason, last_error.message, sizeof reason);
+    char text[IC_ERROR_MESSAGE_CAPACITY];
+    va_list args;
+    va_start(args, fmt);
+    int length = vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    size_t used = length < 0 ? 0 : (size_t)length < sizeof text ? (size_t)length : sizeof text - 1;
+    /* Truncated to fit, as every message is (the result says by how much: nothing to do). */
+    if (snprintf(text + used, sizeof text - used, ": %s", reason) < 0) text[used] = '\0';
+    last_error.status = status;
+    /* The position stays: it is the offending byte of the encoding the reason quotes. */
+    memcpy(last_error.message, text, sizeof text);
+    return status;
+}
+
+const char *ic_error_copy(char *buffer, size_t size)
+{
+    if (size > 0 && snprintf(buffer, size, "%s", last_error.message) < 0) buffer[0] = '\0';
+    return buffer;
+}
+
+static IC_NORETURN void fatal(const char *fmt, va_list args, const char *reason)
+{
+    fputs("interception: fatal: ", stderr);
+    vfprintf(stderr, fmt, args);
+    if (reason) {
+        fwrite(": ", 1, 2, stderr);
+        fwrite(reason, 1, strlen(reason), stderr);
+    }
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
 void ic_fatal(const char *fmt, ...)
 {
     va_list args;
     va_start(args, fmt);
-    fputs("interception: fatal: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
-    va_end(args);
-    fflush(stderr);
-    abort();
+    fatal(fmt, args, NULL);
+}
+
+void ic_fatal_after(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    fatal(fmt, args, last_error.message);
 }
 
 ic_status ic_error_status(void)

@@ -7,7 +7,8 @@ import CInterception
 /// interception subclass while hooked) or a ``RuntimeClass`` (every instance, made before or
 /// after the hook, and of its subclasses; the class's own implementation is swapped, an
 /// inherited method gets an override, and the last hook cancelled gives the exact method back;
-/// class-wide calls take the libffi path).
+/// class-wide calls take the signature's typed class trampoline when the generated table has
+/// one, else a libffi closure).
 ///
 /// Class methods are hooked on the class's ``RuntimeClass/metaclass``, the class of its class
 /// object: `try Counter.metaclass.hookInstead("make:") { … }` hooks `+make:` for `Counter` and

@@ -53,6 +53,29 @@ private func add(_ obj: ID?, _ x: Int32) -> Int32 {
 
 @Suite("Class-wide hooks", .serialized)
 struct ClassHookTests {
+    @Test("the path of a class-wide hook is reported while hooks remain, and none once the last goes")
+    func pathOfFollowsTheHooks() throws {
+        let cls = try makeClass("CHPath", methods: [("add:", imp(addOneIMP), "i@:i")])
+        #expect(ic_hook_class_path_of(cls, sel("add:")) == IC_PATH_NONE)
+        let first = try hookClass(cls, "add:", IC_HOOK_BEFORE) { _ in }
+        let second = try hookClass(cls, "add:", IC_HOOK_AFTER) { _ in }
+        #expect(ic_hook_class_path_of(cls, sel("add:")) == IC_PATH_OPTIMIZED)
+        #expect(ic_hook_remove(first) == IC_OK)
+        #expect(ic_hook_class_path_of(cls, sel("add:")) == IC_PATH_OPTIMIZED)
+        #expect(ic_hook_remove(second) == IC_OK)
+        #expect(ic_hook_class_path_of(cls, sel("add:")) == IC_PATH_NONE)
+        // Hooked again: the same record, installed again.
+        let again = try hookClass(cls, "add:", IC_HOOK_INSTEAD) { _ in }
+        #expect(ic_hook_class_path_of(cls, sel("add:")) == IC_PATH_OPTIMIZED)
+        #expect(ic_hook_remove(again) == IC_OK)
+        #expect(ic_hook_class_path_of(cls, sel("add:")) == IC_PATH_NONE)
+        // `dealloc` always takes the closure.
+        let dealloc = try hookClass(cls, "dealloc", IC_HOOK_BEFORE) { _ in }
+        #expect(ic_hook_class_path_of(cls, sel("dealloc")) == IC_PATH_FORWARDED)
+        #expect(ic_hook_remove(dealloc) == IC_OK)
+        #expect(ic_hook_class_path_of(cls, sel("dealloc")) == IC_PATH_NONE)
+    }
+
     @Test("every instance runs a class hook: made before or after it, and instances of subclasses")
     func everyInstance() throws {
         let log = Recorder()

@@ -12,14 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* C linkage for the declarations after it, in C++ (up to IC_EXTERN_C_END). */
 #ifdef __cplusplus
 #define IC_EXTERN_C_BEGIN extern "C" {
-#define IC_EXTERN_C_END   }
 #else
 #define IC_EXTERN_C_BEGIN
+#endif
+/* The end of IC_EXTERN_C_BEGIN's declarations. */
+#ifdef __cplusplus
+#define IC_EXTERN_C_END }
+#else
 #define IC_EXTERN_C_END
 #endif
 
+/* Marks a function of the API: exported from the shared library. */
 #define IC_EXPORT __attribute__((visibility("default")))
 
 IC_EXTERN_C_BEGIN

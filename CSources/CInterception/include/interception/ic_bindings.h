@@ -53,11 +53,11 @@ static inline void ic_autorelease_pool_drain(size_t mark)
  * observer). Read-only: the runtime fills them; everything else about an invocation stays
  * private. */
 typedef struct ic_invocation_head {
-    const ic_signature *signature;
-    void *const *args; /* arg_count pointers to each argument's storage */
-    void *ret;
-    uint32_t flags;
-    uint32_t arg_count;
+    const ic_signature *signature; /* the call's signature */
+    void *const *args;             /* arg_count pointers to each argument's storage */
+    void *ret;                     /* the return value's storage (NULL for void) */
+    uint32_t flags;                /* the runtime's, private */
+    uint32_t arg_count;            /* self and _cmd included for a method */
     /* Bytes ic_invocation_set_return_value_inline may store as they are: the return size, or 0
      * when there is no return storage or the runtime must widen the value (a libffi closure's
      * return buffer takes a narrow integer widened to a register). */

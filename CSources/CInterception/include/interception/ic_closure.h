@@ -1,6 +1,9 @@
 /*
  * ic_closure.h — closure IMPs: an IMP made from a signature plus a C callback and a context
- * pointer (the imp_implementationWithBlock of this runtime), built on libffi closures.
+ * pointer (the imp_implementationWithBlock of this runtime). A signature whose values all travel
+ * in registers (see ic_closure_imp_create_with_registers) gets one of the runtime's register
+ * entries while one is free, with no libffi on the call; every other signature, and any once the
+ * entries are taken, gets a libffi closure (ic_closure_imp_kind says which).
  *
  * When the IMP is called, the runtime packages the call into a frame invocation (valid during
  * the callback) and calls `fn(invocation, context)`. The callback reads the arguments and sets the

@@ -145,8 +145,9 @@ IC_EXPORT ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position po
 
 /* How the class-wide hooks of `sel` on `cls` are entered: IC_PATH_OPTIMIZED (a typed trampoline
  * of the generated table), IC_PATH_FORWARDED (a libffi closure: a signature the table lacks, or a
- * selector already hooked class-wide on a superclass or subclass through a trampoline), or
- * IC_PATH_NONE if `sel` was never hooked class-wide on `cls`. For tests and diagnostics. */
+ * selector already hooked class-wide on a superclass or subclass through a trampoline, or
+ * `dealloc`), or IC_PATH_NONE if `sel` has no class-wide hook on `cls` now (none was added, or
+ * the last one was removed). For tests and diagnostics. */
 IC_EXPORT ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel);
 
 /* Removes a hook (the same as ic_intercept_remove_observer). When it returns the hook is not
@@ -184,7 +185,7 @@ IC_EXPORT ic_status ic_hook_class_deallocated(ic_class *cls, ic_deallocated_fn f
 
 /* One hook, as the listing functions report it. */
 typedef struct ic_hook_info {
-    ic_observer_token token;
+    ic_observer_token token;   /* what ic_hook_remove takes */
     ic_sel sel;                /* `dealloc` for an after-dealloc hook */
     ic_hook_position position; /* IC_HOOK_AFTER for an after-dealloc hook */
     uint32_t options;          /* IC_HOOK_ONE_SHOT */

@@ -6,9 +6,10 @@
  *     ic_imp imp = ic_msg_lookup(obj, sel);
  *     int r = ((int (*)(ic_id, ic_sel, int))imp)(obj, sel, 41);
  *
- * or, with the macros below:
+ * or, with the macros below (IC_MSG: GNU C; IC_SEND: ISO C):
  *
  *     int r = IC_MSG(IC_FN(int, int), obj, sel, 41);
+ *     int r = IC_SEND(IC_FN(int, int), obj, sel, 41);
  *
  * Lookup takes no lock on its cached path (see docs/ARCHITECTURE.md, "Dispatch table").
  */
@@ -38,8 +39,8 @@ IC_EXPORT ic_imp ic_msg_lookup(ic_id receiver, ic_sel sel);
 /* A receiver and the class where a super send starts looking (the superclass of the class whose
  * method is making the super send). */
 typedef struct ic_super {
-    ic_id receiver;
-    ic_class *super_class;
+    ic_id receiver;        /* the object the message is for */
+    ic_class *super_class; /* where the lookup starts */
 } ic_super;
 
 /* The IMP for a super send: `sel` resolved from `super->super_class` (cached), forwarding through
@@ -67,12 +68,50 @@ IC_EXPORT ic_cached_lookup ic_msg_lookup_cached(ic_id receiver, ic_sel sel);
 /* The IMP of messages to NULL: returns zero. */
 IC_EXPORT void ic_nil_imp(void);
 
+/*
+ * Macros. What each needs:
+ * - IC_FN and IC_SEND are ISO C (C99 and later, and C++11): clean under
+ *   `-std=c11 -pedantic -Wall -Wextra`, with or without arguments. Up to 16 macro arguments
+ *   (IC_FN: the return type and 15 argument types; IC_SEND: 13 arguments); past that, cast
+ *   ic_msg_lookup's IMP by hand.
+ * - IC_MSG, IC_MSG_SUPER and IC_MSG_NAMED evaluate the receiver and selector once, which takes a
+ *   GNU statement expression (GCC, Clang; `__extension__` keeps -pedantic quiet about it) and,
+ *   without message arguments, the GNU comma elision of `, ##__VA_ARGS__` (-pedantic warns about
+ *   it: -Wgnu-zero-variadic-macro-arguments with Clang). In ISO C, use IC_SEND.
+ */
+
 /* The function-pointer type of a method returning RET and taking the given argument types after
- * self and _cmd: IC_FN(int, int) is int (*)(ic_id, ic_sel, int). */
-#define IC_FN(RET, ...) RET (*)(ic_id, ic_sel, ##__VA_ARGS__)
+ * self and _cmd, for a cast: IC_FN(int, int) is int (*)(ic_id, ic_sel, int), IC_FN(double) is
+ * double (*)(ic_id, ic_sel). ISO C. */
+#define IC_FN(...)                                                                                 \
+    IC_ARGUMENTS_PICK_(__VA_ARGS__, IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_,    \
+                       IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_, IC_FN_N_,       \
+                       IC_FN_N_, IC_FN_N_, IC_FN_1_, ~)                                            \
+    (__VA_ARGS__)
+#define IC_FN_1_(RET)      RET (*)(ic_id, ic_sel)
+#define IC_FN_N_(RET, ...) RET (*)(ic_id, ic_sel, __VA_ARGS__)
+
+/* Sends `SEL` to `RECV` with the given arguments, calling the IMP as FN_TYPE (see IC_FN), in ISO
+ * C: IC_SEND(IC_FN(int, int), obj, sel, 41), IC_SEND(IC_FN(void), obj, sel). RECV and SEL are
+ * evaluated twice (once for the lookup, once for the call): pass variables, not expressions
+ * with side effects. */
+#define IC_SEND(...)                                                                               \
+    IC_ARGUMENTS_PICK_(__VA_ARGS__, IC_SEND_N_, IC_SEND_N_, IC_SEND_N_, IC_SEND_N_, IC_SEND_N_,    \
+                       IC_SEND_N_, IC_SEND_N_, IC_SEND_N_, IC_SEND_N_, IC_SEND_N_, IC_SEND_N_,     \
+                       IC_SEND_N_, IC_SEND_N_, IC_SEND_3_, ~, ~, ~)                                \
+    (__VA_ARGS__)
+#define IC_SEND_3_(FN_TYPE, RECV, SEL) ((FN_TYPE)ic_msg_lookup((RECV), (SEL)))((RECV), (SEL))
+#define IC_SEND_N_(FN_TYPE, RECV, SEL, ...)                                                        \
+    ((FN_TYPE)ic_msg_lookup((RECV), (SEL)))((RECV), (SEL), __VA_ARGS__)
+
+/* The 17th of its arguments: after the caller's arguments, a list of names in which the one
+ * that lands there is the macro for that many arguments. Not API. */
+#define IC_ARGUMENTS_PICK_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,  \
+                           NAME, ...)                                                              \
+    NAME
 
 /* Sends `SEL` to `RECV` with the given arguments, calling the IMP as FN_TYPE (see IC_FN).
- * RECV and SEL are evaluated once. */
+ * RECV and SEL are evaluated once. GNU C (above). */
 #define IC_MSG(FN_TYPE, RECV, SEL, ...)                                                            \
     __extension__({                                                                                \
         ic_id ic_msg_recv_ = (RECV);                                                               \
@@ -81,7 +120,7 @@ IC_EXPORT void ic_nil_imp(void);
                                                             ##__VA_ARGS__);                        \
     })
 
-/* Sends `SEL` to `SUPER->receiver`, starting the lookup at `SUPER->super_class`. */
+/* Sends `SEL` to `SUPER->receiver`, starting the lookup at `SUPER->super_class`. GNU C. */
 #define IC_MSG_SUPER(FN_TYPE, SUPER, SEL, ...)                                                     \
     __extension__({                                                                                \
         const ic_super *ic_msg_super_ = (SUPER);                                                   \
@@ -91,7 +130,7 @@ IC_EXPORT void ic_nil_imp(void);
     })
 
 /* Sends a message by name (registering the selector): convenient, slower (a selector lookup by
- * name per call). */
+ * name per call). GNU C. */
 #define IC_MSG_NAMED(FN_TYPE, RECV, NAME, ...)                                                     \
     IC_MSG(FN_TYPE, RECV, ic_sel_register(NAME), ##__VA_ARGS__)
 

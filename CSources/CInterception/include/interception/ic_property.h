@@ -41,6 +41,7 @@
 
 IC_EXTERN_C_BEGIN
 
+/* A declared property of a class (opaque; ic_class_copy_property_list, ic_class_get_property). */
 typedef struct ic_property ic_property;
 
 /* Property attributes, combined with |. Assign is the default for objects (none of retain, copy
