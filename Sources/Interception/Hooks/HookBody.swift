@@ -47,12 +47,12 @@ enum HookBody {
     ) -> Run {
         let dealloc = HookFrame.isDealloc(selector)
         return { call in
-            let replaced = try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
-                return try body(this, repeat HookFrame.argument(call, &index, as: (each A).self))
+                let replaced = try body(this, repeat HookFrame.argument(call, &index, as: (each A).self))
+                var position = 2
+                repeat HookFrame.setArgument(each replaced, call, &position)
             }
-            var position = 2
-            repeat HookFrame.setArgument(each replaced, call, &position)
         }
     }
 
@@ -64,18 +64,20 @@ enum HookBody {
         let returnsObject = R.runtimeEncoding == "@"
         let dealloc = HookFrame.isDealloc(selector)
         return { call in
-            let result = try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
-                return try body(
+                let result = try body(
                     HookFrame.result(call, as: R.self), this,
                     repeat HookFrame.argument(call, &index, as: (each A).self))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
             }
-            MethodFrame.setResult(result, call, returnsObject: returnsObject)
         }
     }
 
     /// Instead hooks: a typed `original` that runs the next layer inward with the arguments it
-    /// is given; what the hook returns is the call's result.
+    /// is given; what the hook returns is the call's result. `original` is passed as a
+    /// non-escaping closure literal, so its context (the frame) lives on the stack: made as a
+    /// local `let`, it was heap-allocated on every call.
     static func instead<each A: RuntimeValue, R: RuntimeValue>(
         _ selector: Selector,
         _ body:
@@ -84,17 +86,16 @@ enum HookBody {
         let returnsObject = R.runtimeEncoding == "@"
         let dealloc = HookFrame.isDealloc(selector)
         return { call in
-            let original = { (arguments: repeat each A) -> R in
-                var position = 2
-                repeat HookFrame.setArgument(each arguments, call, &position)
-                ic_hook_call_original(call)
-                return HookFrame.result(call, as: R.self)
-            }
-            let result = try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
-                return try body(original, this, repeat HookFrame.argument(call, &index, as: (each A).self))
+                let result = try body(
+                    { (arguments: repeat each A) -> R in
+                        var position = 2
+                        repeat HookFrame.setArgument(each arguments, call, &position)
+                        return HookFrame.callOriginal(call)
+                    }, this, repeat HookFrame.argument(call, &index, as: (each A).self))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
             }
-            MethodFrame.setResult(result, call, returnsObject: returnsObject)
         }
     }
 
@@ -107,14 +108,14 @@ enum HookBody {
     ) -> Run {
         let dealloc = HookFrame.isDealloc(selector)
         return { call in
-            let original = { (arguments: repeat each A) in
-                var position = 2
-                repeat HookFrame.setArgument(each arguments, call, &position)
-                ic_hook_call_original(call)
-            }
             try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
-                try body(original, this, repeat HookFrame.argument(call, &index, as: (each A).self))
+                try body(
+                    { (arguments: repeat each A) in
+                        var position = 2
+                        repeat HookFrame.setArgument(each arguments, call, &position)
+                        ic_hook_call_original(call)
+                    }, this, repeat HookFrame.argument(call, &index, as: (each A).self))
             }
         }
     }

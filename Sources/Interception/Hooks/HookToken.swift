@@ -137,12 +137,14 @@ extension SwiftHook {
     }
 }
 
-/// The C function of every Swift hook: runs the hook's closure on the call.
+/// The C function of every Swift hook: runs the hook's closure on the call. The engine keeps
+/// the context alive while a call of the hook can run, so it is borrowed, not retained.
 let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
-    let hook = Unmanaged<SwiftHook>.fromOpaque(context!).takeUnretainedValue()
+    let hook = Unmanaged<SwiftHook>.fromOpaque(context!)
     do {
-        try hook.run(call!)
+        try hook._withUnsafeGuaranteedRef { try $0.run(call!) }
     } catch {
+        let hook = hook.takeUnretainedValue()
         Runtime.hookErrorHandler(
             HookError(
                 className: hook.className, selector: hook.selector, isClassMethod: hook.isClassMethod,
@@ -156,32 +158,37 @@ let swiftHookRelease: @convention(c) (UnsafeMutableRawPointer?) -> Void = { cont
 }
 
 /// Reading and writing a hooked call's frame invocation with Swift types.
+///
+/// Inlinable, with the per-call helpers non-generic or fully specialized: the fixed-arity hook
+/// overloads (HookTarget+Arity.swift) build their per-call closures in the caller's module, where
+/// the types are concrete. The generic `withReceiver` this replaced returned a `Result<R, Error>`
+/// (generic metadata instantiated on every call: perf on `swift_hook_instead_typed`).
+@usableFromInline
 enum HookFrame {
     /// Runs `body` with the receiver (argument 0) as `this`: a handle borrowed for the call, as a
     /// method closure's `this` is (``ThisHandles``), since the sender keeps the receiver alive
-    /// while its hooks run. A handle that escapes takes a reference of its own.
+    /// while its hooks run. A handle that escapes takes a reference of its own. What `body`
+    /// computes (a result, replaced arguments) it stores into the frame itself.
     ///
     /// A `dealloc` hook's receiver is deallocating (an instead hook's original frees it while
     /// `this` is in the closure): its handle never takes a reference, and one that escapes traps,
     /// as in a `dealloc` method closure (it would outlive the object).
-    @inline(__always)
-    static func withReceiver<R>(_ call: OpaquePointer, dealloc: Bool, _ body: (RuntimeObject) throws -> R)
+    @inlinable @inline(__always)
+    static func withReceiver(_ call: OpaquePointer, dealloc: Bool, _ body: (RuntimeObject) throws -> Void)
         throws
-        -> R
     {
-        if dealloc { return try withDeallocatingReceiver(MethodFrame.receiver(call), body) }
-        let result: Result<R, any Error> = ThisHandles.call(MethodFrame.receiver(call), methodClass: nil) {
-            this in
-            Result { try body(this) }
+        let receiver = MethodFrame.receiver(call)
+        if dealloc { return try withDeallocatingReceiver(receiver, body) }
+        var failure: (any Error)?
+        ThisHandles.call(receiver, methodClass: nil) { this in
+            do { try body(this) } catch { failure = error }
         }
-        return try result.get()
+        if let failure { throw failure }
     }
 
-    @inline(never)
-    private static func withDeallocatingReceiver<R>(
-        _ receiver: OpaquePointer, _ body: (RuntimeObject) throws -> R
-    )
-        throws -> R
+    @usableFromInline @inline(never)
+    static func withDeallocatingReceiver(_ receiver: OpaquePointer, _ body: (RuntimeObject) throws -> Void)
+        throws
     {
         // Classes are immortal: named only if the check fails, when the object may be gone.
         let cls = ic_object_get_class(receiver)
@@ -193,20 +200,24 @@ enum HookFrame {
                     + "escaped its dealloc hook; it would outlive the object"
             )
         }
-        return try body(this)
+        try body(this)
     }
 
     /// Whether hooks of `selector` see a deallocating receiver.
+    @usableFromInline
     static func isDealloc(_ selector: Selector) -> Bool {
         selector == KnownSelectors.shared.dealloc
     }
 
     /// Argument `index` as `T`; advances `index`.
+    @inlinable @inline(__always)
     static func argument<T: RuntimeValue>(_ call: OpaquePointer, _ index: inout Int, as type: T.Type) -> T {
-        MethodFrame.argument(call, &index, as: type)
+        defer { index += 1 }
+        return MethodFrame.argument(call, at: index, as: type)
     }
 
     /// Stores `value` as argument `index`; advances `index`.
+    @inlinable @inline(__always)
     static func setArgument<T: RuntimeValue>(_ value: T, _ call: OpaquePointer, _ index: inout Int) {
         defer { index += 1 }
         let representation = value.runtimeRepresentation
@@ -220,7 +231,23 @@ enum HookFrame {
         }
     }
 
+    /// Stores `value` as argument `index`.
+    @inlinable @inline(__always)
+    static func setArgument<T: RuntimeValue>(_ value: T, _ call: OpaquePointer, at index: Int) {
+        var position = index
+        setArgument(value, call, &position)
+    }
+
+    /// Runs the next layer inward (an instead hook's `original`) with the arguments as they are
+    /// now in the frame, and returns its result as `R`.
+    @inlinable @inline(__always)
+    static func callOriginal<R: RuntimeValue>(_ call: OpaquePointer, as type: R.Type = R.self) -> R {
+        ic_hook_call_original(call)
+        return result(call, as: R.self)
+    }
+
     /// The call's return value as `R`.
+    @inlinable @inline(__always)
     static func result<R: RuntimeValue>(_ call: OpaquePointer, as type: R.Type) -> R {
         guard let storage = ic_invocation_return_pointer(call) else {
             return withUnsafeBytes(of: UInt64(0)) {

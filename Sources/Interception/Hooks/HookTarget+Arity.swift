@@ -1,0 +1,460 @@
+// Fixed-arity overloads of the typed hooks (1 to 4 arguments): the same API as the
+// parameter-pack hookBefore / hookBeforeReplacingArguments / hookAfter / hookInstead
+// (HookTarget.swift), in a form whose per-call closure the optimizer specializes in the caller's
+// module, as the builder's `method` (RuntimeClass+BuilderArity.swift) and `send`
+// (RuntimeObject+SendArity.swift) have theirs.
+import CInterception
+
+// Why these exist: the per-call closure of a pack-generic hook runs unspecialized inside this
+// module (the caller's types are unknown here), so each call read every argument, the result
+// and `original`'s arguments through metadata, witness calls and value-witness copies (perf on
+// `swift_hook_instead_typed`). These `@inlinable` overloads build the closure in the caller's
+// module, where the types are concrete: it loads each argument and stores the result directly,
+// and `original` is a non-escaping closure literal (its context on the stack). The types are
+// checked once, when the hook is added, exactly as for the pack forms. Swift ranks a
+// non-variadic overload above a variadic one, so closures of one to four arguments land here;
+// longer ones (and the receiver-only and parameterless short forms, HookTarget+ShortForms.swift)
+// keep theirs. None of these can hook `dealloc` (it has no arguments), so the receiver is never
+// a deallocating one. Hidden from the documentation: for a reader they are the pack forms.
+extension HookTarget {
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBefore<A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(this, MethodFrame.argument(call, at: 2))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBefore<A: RuntimeValue, B: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBefore<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBefore<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self, D.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBeforeReplacingArguments<A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A) throws -> A
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let a = try body(this, MethodFrame.argument(call, at: 2))
+                HookFrame.setArgument(a, call, at: 2)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBeforeReplacingArguments<A: RuntimeValue, B: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B) throws -> (A, B)
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let (a, b) = try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+                HookFrame.setArgument(a, call, at: 2)
+                HookFrame.setArgument(b, call, at: 3)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBeforeReplacingArguments<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> (A, B, C)
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let (a, b, c) = try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+                HookFrame.setArgument(a, call, at: 2)
+                HookFrame.setArgument(b, call, at: 3)
+                HookFrame.setArgument(c, call, at: 4)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookBeforeReplacingArguments<
+        A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue
+    >(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> (A, B, C, D)
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self, D.self)
+        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let (a, b, c, d) = try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+                HookFrame.setArgument(a, call, at: 2)
+                HookFrame.setArgument(b, call, at: 3)
+                HookFrame.setArgument(c, call, at: 4)
+                HookFrame.setArgument(d, call, at: 5)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ result: R, RuntimeObject, A) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, A.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ result: R, RuntimeObject, A, B) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, A.self, B.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
+                    MethodFrame.argument(call, at: 3))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ result: R, RuntimeObject, A, B, C) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
+                    MethodFrame.argument(call, at: 3), MethodFrame.argument(call, at: 4))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<
+        A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue, R: RuntimeValue
+    >(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ result: R, RuntimeObject, A, B, C, D) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(
+            selector, position: .after, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self, D.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
+                    MethodFrame.argument(call, at: 3), MethodFrame.argument(call, at: 4),
+                    MethodFrame.argument(call, at: 5))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: nil, A.self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(this, MethodFrame.argument(call, at: 2))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue, B: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: nil, A.self, B.self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: nil, A.self, B.self, C.self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: nil, A.self, B.self, C.self, D.self)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A) -> R, RuntimeObject, A) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    { a in
+                        HookFrame.setArgument(a, call, at: 2)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A, B) -> R, RuntimeObject, A, B) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self, B.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    { a, b in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A, B, C) -> R, RuntimeObject, A, B, C) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(
+            selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    { a, b, c in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<
+        A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue, R: RuntimeValue
+    >(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A, B, C, D) -> R, RuntimeObject, A, B, C, D) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(
+            selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self, D.self)
+        let returnsObject = R.runtimeEncoding == "@"
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                let result = try body(
+                    { a, b, c, d in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        HookFrame.setArgument(d, call, at: 5)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A) -> Void, RuntimeObject, A) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: "v", A.self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    { a in
+                        HookFrame.setArgument(a, call, at: 2)
+                        _ = ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue, B: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A, B) -> Void, RuntimeObject, A, B) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: "v", A.self, B.self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    { a, b in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        _ = ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: (A, B, C) -> Void, RuntimeObject, A, B, C) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: "v", A.self, B.self, C.self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    { a, b, c in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        _ = ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body:
+            @escaping @Sendable (_ original: (A, B, C, D) -> Void, RuntimeObject, A, B, C, D) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: "v", A.self, B.self, C.self, D.self)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: false) { this in
+                try body(
+                    { a, b, c, d in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        HookFrame.setArgument(d, call, at: 5)
+                        _ = ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+        }
+    }
+}
