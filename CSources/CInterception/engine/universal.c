@@ -179,6 +179,15 @@ static ic_imp run(const ic_universal_plan *plan, const ic_hook_slot *slot,
                                                         : plan->ret.size);
         ic_hook_run_instead(slot, args, ret, 0, n, original, ic_universal_call_original);
     } else {
+        /* A struct passed by reference goes to a copy the original owns (it may write it): the
+         * frame keeps the sender's, for after-observers. */
+        if (plan->indirect)
+            for (uint32_t i = 0; i < n; i++)
+                if (plan->args[i].how == IC_UNIVERSAL_INDIRECT) {
+                    unsigned char *copy = scratch + plan->args[i].scratch;
+                    memcpy(copy, args[i], plan->args[i].size);
+                    memcpy(at(regs, stack, plan->args[i].pieces[0].where), &copy, sizeof copy);
+                }
         ic_universal_call(regs, stack, plan->stack_bytes, original, regs,
                           plan->x87 ? IC_UNIVERSAL_X87 : 0);
         if (plan->ret.how == IC_UNIVERSAL_GATHER) {

@@ -100,6 +100,7 @@ typedef struct ic_universal_plan {
     bool sret;              /* the result goes through a caller's buffer (rdi / x8) */
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
+    bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
     ic_universal_value ret;
     ic_universal_value args[];
 } ic_universal_plan;

@@ -418,6 +418,7 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
     for (size_t i = 0; i < sig->arg_count && !b.failed; i++) {
         plan_argument(&b, &sig->args[i], &p->args[i]);
         if (p->args[i].how == IC_UNIVERSAL_GATHER) p->gathers = true;
+        if (p->args[i].how == IC_UNIVERSAL_INDIRECT) p->indirect = true;
     }
     /* self and _cmd must be in registers for the entry to read them. */
     if (!b.failed &&
