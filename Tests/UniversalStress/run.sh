@@ -28,5 +28,11 @@ for source in $(find "$RUNTIME" \( -name '*.c' -o -name '*.S' \) | sort) "$ROOT/
     fi
 done
 for job in "${jobs[@]}"; do wait "$job"; done
-"$CC" -fsanitize=thread "$OUT"/*.o $(pkg-config --libs libffi) -lpthread -o "$OUT/stress"
+# The Swift toolchain's ThreadSanitizer runtime intercepts libdispatch: link the toolchain's.
+SWIFT_LIB=$(dirname "$(dirname "$CC")")/lib/swift/linux
+extra=()
+if [ -e "$SWIFT_LIB/libdispatch.so" ]; then
+    extra=(-L"$SWIFT_LIB" -ldispatch -lBlocksRuntime -Wl,-rpath,"$SWIFT_LIB")
+fi
+"$CC" -fsanitize=thread "$OUT"/*.o $(pkg-config --libs libffi) -lpthread "${extra[@]}" -o "$OUT/stress"
 TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" "$OUT/stress" "${1:-3}"
