@@ -117,8 +117,10 @@ ic_universal_call:
         subq %rax, %rsp
         movq %rdx, %rcx
         shrq $3, %rcx
+        jz 2f /* no stack arguments: rep's start-up cost is not paid for nothing */
         movq %rsp, %rdi
         rep movsq
+2:
         movaps 64(%r10), %xmm0
         movaps 80(%r10), %xmm1
         movaps 96(%r10), %xmm2
