@@ -78,6 +78,25 @@ static inline unsigned char *at(ic_universal_regs *regs, unsigned char *stack, u
                                          : (unsigned char *)regs + where;
 }
 
+/* Copies `n` bytes: the common sizes inline (a call to memcpy per argument measured as much as
+ * the rest of a call of the original). */
+static inline void copy(void *to, const void *from, size_t n)
+{
+    switch (n) {
+    case 4:
+        memcpy(to, from, 4);
+        break;
+    case 8:
+        memcpy(to, from, 8);
+        break;
+    case 16:
+        memcpy(to, from, 16);
+        break;
+    default:
+        memcpy(to, from, n);
+    }
+}
+
 /* The frame view: each argument's address (gathered structs copied into `scratch`). */
 static void locate(const ic_universal_plan *plan, ic_universal_regs *regs, unsigned char *stack,
                    unsigned char *scratch, void **args)
@@ -177,7 +196,8 @@ static ic_imp run(const ic_universal_plan *plan, const ic_hook_slot *slot,
             memset(ret, 0,
                    plan->ret.how == IC_UNIVERSAL_DIRECT ? plan->ret.pieces[0].size
                                                         : plan->ret.size);
-        ic_hook_run_instead(slot, args, ret, 0, n, original, ic_universal_call_original);
+        ic_hook_run_instead(slot, args, ret, 0, n, original,
+                            plan->typed_call ? plan->typed_call : ic_universal_call_original);
     } else {
         /* A struct passed by reference goes to a copy the original owns (it may write it): the
          * frame keeps the sender's, for after-observers. */
@@ -246,7 +266,7 @@ ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void *
         const ic_universal_value *v = &plan->args[i];
         if (v->how == IC_UNIVERSAL_DIRECT) {
             /* At least 32 bits: a narrow integer as the chain re-extended it. */
-            memcpy(at(&image, stack, v->pieces[0].where), args[i], v->size < 4 ? 4 : v->size);
+            copy(at(&image, stack, v->pieces[0].where), args[i], v->size < 4 ? 4 : v->size);
         } else if (v->how == IC_UNIVERSAL_INDIRECT) {
             /* The callee owns the copy it is given: each call of the original gets its own. */
             unsigned char *copy = scratch + v->scratch;
@@ -270,7 +290,7 @@ ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void *
     if (!ret) return IC_OK;
     const ic_universal_value *v = &plan->ret;
     if (v->how == IC_UNIVERSAL_DIRECT) {
-        memcpy(ret, (unsigned char *)&image + v->pieces[0].where, v->size);
+        copy(ret, (unsigned char *)&image + v->pieces[0].where, v->size);
     } else if (v->how == IC_UNIVERSAL_GATHER) {
         for (unsigned k = 0; k < v->piece_count; k++)
             memcpy((unsigned char *)ret + v->pieces[k].offset,

@@ -101,6 +101,9 @@ typedef struct ic_universal_plan {
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
     bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
+    /* The instead chain's call of the original: the generated table's typed frame call when it
+     * has the signature (a method forced off the typed trampoline), else NULL (generic). */
+    ic_status (*typed_call)(const ic_signature *sig, ic_imp imp, void **args, void *ret);
     ic_universal_value ret;
     ic_universal_value args[];
 } ic_universal_plan;

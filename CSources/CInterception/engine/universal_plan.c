@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "universal.h"
 
 #if IC_UNIVERSAL_SUPPORTED
@@ -429,6 +430,9 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
         free(p);
         return NULL;
     }
+    /* Results stored as ffi_call stores them (a narrow integer widened to a whole ffi_arg): the
+     * result slots (8 and 16 bytes) hold that. */
+    p->typed_call = ic_typed_frame_call_for(sig);
     p->stack_bytes = (uint32_t)round_up(b.stack, 8);
     p->scratch_bytes = (uint32_t)b.scratch;
     return p;
