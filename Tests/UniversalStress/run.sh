@@ -9,7 +9,7 @@ CC=${CC:-$(dirname "$(readlink -f "$(command -v swift)")")/clang}
 OUT=$ROOT/.build-tsan-universal
 RUNTIME=$ROOT/CSources/CInterception
 mkdir -p "$OUT"
-COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" $(pkg-config --cflags libffi))
+COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" -I"$RUNTIME/include/interception" $(pkg-config --cflags libffi))
 jobs=()
 for source in $(find "$RUNTIME" \( -name '*.c' -o -name '*.S' \) | sort) "$ROOT/Tests/UniversalStress/stress.c"; do
     object=$OUT/$(basename "$source").o

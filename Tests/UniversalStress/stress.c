@@ -10,7 +10,7 @@
  * the object and class-wide hooks on the class, over and over. Every hook checks the arguments it
  * sees; an instead hook calls the original (twice, one time in three). Exits 1 on any mismatch.
  */
-#include <interception.h>
+#include <interception/interception.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
