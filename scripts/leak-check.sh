@@ -33,9 +33,9 @@ build() {
     shift
     rm -rf "$dir" && mkdir -p "$dir"
     local jobs=() source flags
-    for source in $(find "$RUNTIME" -name '*.c' | sort) "$ROOT/scripts/leak-check/driver.c"; do
+    for source in $(find "$RUNTIME" \( -name '*.c' -o -name '*.S' \) | sort) "$ROOT/scripts/leak-check/driver.c"; do
         flags=("$@")
-        if [[ "$(basename "$source")" == trampolines_?.c ]]; then flags=(-O1 -gdwarf-4); fi
+        if [[ "$(basename "$source")" == trampolines_?.c || "$source" == *.S ]]; then flags=(-O1 -gdwarf-4); fi
         "$CC" "${COMMON[@]}" "${flags[@]}" -c "$source" -o "$dir/$(basename "$source" .c).o" &
         jobs+=($!)
         if [ "${#jobs[@]}" -ge "$(nproc)" ]; then

@@ -68,6 +68,8 @@ static ic_class *counter_class;   /* add:, ping, vec: */
 static ic_class *forwarded_class; /* the same methods, intercepted through the forward path */
 static ic_class *other_class;     /* only ping is ever intercepted: add: stays the original's */
 static ic_class *hooked_class;    /* add: hooked class-wide, one before hook */
+static ic_class *libffi_class;    /* the same methods, intercepted through libffi (forced) */
+static ic_class *universal_hooked_class; /* add: hooked class-wide on the universal trampoline */
 
 static ic_id plain;             /* never intercepted */
 static ic_id other_selector;    /* intercepted for ping only, in a class where add: never is */
@@ -77,8 +79,12 @@ static ic_id forwarded_none;    /* add: forced through the forward path, no obse
 static ic_id forwarded_one;     /* add: forward path, one before-observer; vec: one after */
 static ic_id instead_optimized; /* add: one instead hook calling the original (trampoline) */
 static ic_id instead_forwarded; /* add: one instead hook calling the original (forward path) */
-static ic_id after_unhook; /* add: hooked before, instead and after, every hook since removed */
-static ic_id class_hooked; /* an instance of hooked_class */
+static ic_id after_unhook;   /* add: hooked before, instead and after, every hook since removed */
+static ic_id class_hooked;   /* an instance of hooked_class */
+static ic_id libffi_none;    /* add: forced through libffi, no observer */
+static ic_id libffi_one;     /* add: through libffi, one before-observer; vec: one after */
+static ic_id instead_libffi; /* add: one instead hook calling the original (libffi) */
+static ic_id class_hooked_universal; /* an instance of universal_hooked_class */
 
 static uint64_t observed_calls; /* incremented by the observer; read after each run */
 
@@ -125,7 +131,15 @@ static int prepare_shared(void)
     forwarded_class = make_counter_class("BenchForwarded");
     other_class = make_counter_class("BenchOther");
     hooked_class = make_counter_class("BenchClassHooked");
-    if (!counter_class || !forwarded_class || !other_class || !hooked_class) return fail("classes");
+    libffi_class = make_counter_class("BenchLibffi");
+    universal_hooked_class = make_counter_class("BenchClassUniversal");
+    if (!counter_class || !forwarded_class || !other_class || !hooked_class || !libffi_class ||
+        !universal_hooked_class)
+        return fail("classes");
+    libffi_none = ic_class_create_instance(libffi_class);
+    libffi_one = ic_class_create_instance(libffi_class);
+    instead_libffi = ic_class_create_instance(libffi_class);
+    class_hooked_universal = ic_class_create_instance(universal_hooked_class);
     class_hooked = ic_class_create_instance(hooked_class);
     plain = ic_class_create_instance(counter_class);
     other_selector = ic_class_create_instance(other_class);
@@ -138,6 +152,24 @@ static int prepare_shared(void)
     after_unhook = ic_class_create_instance(counter_class);
     ic_observer_token token;
     uint32_t forward = IC_INTERCEPT_FORCE_FORWARDING;
+    uint32_t libffi = IC_INTERCEPT_FORCE_LIBFFI;
+    if (ic_intercept_prepare_with_options(libffi_none, sel_add, libffi) ||
+        ic_intercept_prepare_with_options(libffi_one, sel_add, libffi) ||
+        ic_intercept_prepare_with_options(libffi_one, sel_vec, libffi) ||
+        ic_intercept_add_observer(libffi_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL, NULL,
+                                  &token) ||
+        ic_intercept_add_observer(libffi_one, sel_vec, IC_OBSERVE_AFTER, count_call, NULL, NULL,
+                                  &token) ||
+        ic_hook_object(instead_libffi, sel_add, IC_HOOK_INSTEAD, 0, instead_calling_original, NULL,
+                       NULL, &token))
+        return fail("libffi interception");
+    /* The class-wide hook on the universal class entry: the typed table skipped, as the
+     * environment switch asks (ic_hook_class_entry_of). */
+    setenv("IC_HOOK_FORCE_FORWARDING", "1", 1);
+    ic_status universal_status = ic_hook_class(universal_hooked_class, sel_add, IC_HOOK_BEFORE, 0,
+                                               count_call, NULL, NULL, &token);
+    unsetenv("IC_HOOK_FORCE_FORWARDING");
+    if (universal_status) return fail("universal class hook");
     if (ic_intercept_prepare(other_selector, sel_ping) ||
         ic_intercept_prepare(optimized_none, sel_add) ||
         ic_intercept_add_observer(optimized_one, sel_add, IC_OBSERVE_BEFORE, count_call, NULL, NULL,
@@ -169,6 +201,16 @@ static int prepare_shared(void)
         ic_intercept_path_of(instead_forwarded, sel_add) != IC_PATH_FORWARDED ||
         ic_intercept_path_of(instead_optimized, sel_add) != IC_PATH_OPTIMIZED) {
         fprintf(stderr, "interception-bench: unexpected hook state\n");
+        return -1;
+    }
+    if (ic_intercept_entry_of(forwarded_one, sel_add) != IC_ENTRY_UNIVERSAL ||
+        ic_intercept_entry_of(forwarded_one, sel_vec) != IC_ENTRY_UNIVERSAL ||
+        ic_intercept_entry_of(libffi_one, sel_add) != IC_ENTRY_LIBFFI ||
+        ic_intercept_entry_of(libffi_one, sel_vec) != IC_ENTRY_LIBFFI ||
+        ic_intercept_entry_of(optimized_one, sel_add) != IC_ENTRY_TYPED ||
+        ic_hook_class_entry_of(universal_hooked_class, sel_add) != IC_ENTRY_UNIVERSAL ||
+        ic_hook_class_entry_of(hooked_class, sel_add) != IC_ENTRY_TYPED) {
+        fprintf(stderr, "interception-bench: unexpected interception entries\n");
         return -1;
     }
     if (ic_intercept_path_of(optimized_one, sel_add) != IC_PATH_OPTIMIZED ||
@@ -233,18 +275,38 @@ ICB_HOT_LOOP static double run_hook_instead_optimized(uint64_t ops){
     static double run_class_hook_before(uint64_t ops){ADD_LOOP(class_hooked, true)} ICB_HOT_LOOP
     static double run_send_after_unhook(uint64_t ops){ADD_LOOP(after_unhook, false)}
 
-ICB_HOT_LOOP static double run_forwarded_struct(uint64_t ops)
+ICB_HOT_LOOP static double run_libffi_0(uint64_t ops){ADD_LOOP(libffi_none, false)} ICB_HOT_LOOP
+    static double run_libffi_1(uint64_t ops){ADD_LOOP(libffi_one, true)} ICB_HOT_LOOP
+    static double run_hook_instead_libffi(uint64_t ops){ADD_LOOP(instead_libffi, true)} ICB_HOT_LOOP
+    static double run_class_hook_universal(uint64_t ops)
+{
+    ADD_LOOP(class_hooked_universal, true)
+}
+
+/* vec: returning a 24-byte struct (through the caller's buffer) to `receiver`, one after-observer.
+ */
+static inline double struct_loop(ic_id receiver, uint64_t ops)
 {
     uint64_t bad = 0, calls_before = observed_calls;
     double t0 = start_clock();
     for (uint64_t i = 0; i < ops; i++) {
         double k = (double)(i & 0xffff);
-        icb_vec3 v = IC_MSG(IC_FN(icb_vec3, double), forwarded_one, sel_vec, k);
+        icb_vec3 v = IC_MSG(IC_FN(icb_vec3, double), receiver, sel_vec, k);
         bad += v.x != k || v.z != 3 * k;
     }
     double t1 = stop_clock();
     if (observed_calls - calls_before != ops) bad++;
     return bad ? -1 : t1 - t0;
+}
+
+ICB_HOT_LOOP static double run_forwarded_struct(uint64_t ops)
+{
+    return struct_loop(forwarded_one, ops);
+}
+
+ICB_HOT_LOOP static double run_libffi_struct(uint64_t ops)
+{
+    return struct_loop(libffi_one, ops);
 }
 
 ICB_HOT_LOOP static double run_void_noargs(uint64_t ops)
@@ -399,20 +461,35 @@ static const icb_case cases[] = {
      run_optimized_0},
     {"optimized_1_observer", "add: intercepted (typed trampoline), one C observer", prepare_shared,
      run_optimized_1},
-    {"forwarded_0_observers", "add: forced through the libffi forward path, no observer",
+    {"forwarded_0_observers", "add: forced off the typed table (universal trampoline), no observer",
      prepare_shared, run_forwarded_0},
-    {"forwarded_1_observer", "add: forced through the libffi forward path, one C observer",
-     prepare_shared, run_forwarded_1},
+    {"forwarded_1_observer",
+     "add: forced off the typed table (universal trampoline), one C observer", prepare_shared,
+     run_forwarded_1},
+    {"forwarded_libffi_0_observers", "add: forced through a libffi closure, no observer",
+     prepare_shared, run_libffi_0},
+    {"forwarded_libffi_1_observer", "add: forced through a libffi closure, one C observer",
+     prepare_shared, run_libffi_1},
     {"hook_instead_optimized", "add: with one C instead hook calling the original (trampoline)",
      prepare_shared, run_hook_instead_optimized},
-    {"hook_instead_forwarded", "add: with one C instead hook calling the original (forward path)",
-     prepare_shared, run_hook_instead_forwarded},
+    {"hook_instead_forwarded",
+     "add: with one C instead hook calling the original (universal trampoline)", prepare_shared,
+     run_hook_instead_forwarded},
+    {"hook_instead_libffi", "add: with one C instead hook calling the original (libffi closure)",
+     prepare_shared, run_hook_instead_libffi},
     {"class_hook_before", "add: hooked class-wide with one C before hook (typed class trampoline)",
      prepare_shared, run_class_hook_before},
+    {"class_hook_before_universal",
+     "add: hooked class-wide with one C before hook (universal class entry, forced)",
+     prepare_shared, run_class_hook_universal},
     {"send_after_unhook", "add: to an object whose before, instead and after hooks were removed",
      prepare_shared, run_send_after_unhook},
-    {"forwarded_struct_return", "vec: returning a 24-byte struct, forward path, one observer",
-     prepare_shared, run_forwarded_struct},
+    {"forwarded_struct_return",
+     "vec: returning a 24-byte struct, universal trampoline, one after-observer", prepare_shared,
+     run_forwarded_struct},
+    {"forwarded_libffi_struct_return",
+     "vec: returning a 24-byte struct, libffi closure, one after-observer", prepare_shared,
+     run_libffi_struct},
     {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer", prepare_shared,
      run_void_noargs},
     {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",

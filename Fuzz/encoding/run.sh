@@ -31,9 +31,9 @@ rm -rf "$OBJ" && mkdir -p "$OBJ"
 # functions) take half a minute to compile with sanitizers and are never reached from here (no
 # object is intercepted): they are compiled plain, in a second.
 jobs=()
-for source in $(find "$ROOT/CSources/CInterception" -name '*.c' | sort) "$ROOT/Fuzz/encoding/fuzz_encoding.c"; do
+for source in $(find "$ROOT/CSources/CInterception" \( -name '*.c' -o -name '*.S' \) | sort) "$ROOT/Fuzz/encoding/fuzz_encoding.c"; do
     flags=("${FLAGS[@]}")
-    if [[ "$(basename "$source")" == trampolines_?.c ]]; then
+    if [[ "$(basename "$source")" == trampolines_?.c || "$source" == *.S ]]; then
         flags=(-O0 -std=gnu11 -D_GNU_SOURCE -I"$ROOT/CSources/CInterception/include" -I"$ROOT/CSources/CInterception/include/interception"
             -I"$ROOT/CSources/CInterception" $(pkg-config --cflags libffi))
     fi

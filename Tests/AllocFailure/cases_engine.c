@@ -335,6 +335,7 @@ static ic_status queries_run(af_ctx *c)
               ic_intercept_get_class_counters(c->cls[0], &counters) == IC_OK &&
               counters.live_observers == 2 && counters.intercepted_objects == 1;
     ok = ok && ic_intercept_path_of(c->obj[0], af_add) == IC_PATH_OPTIMIZED &&
+         ic_intercept_entry_of(c->obj[0], af_add) == IC_ENTRY_TYPED &&
          ic_intercept_original_class(c->obj[0]) == c->cls[0];
     ic_intercept_quiesce();
     return ok ? IC_OK : IC_ERR_INVALID_ARGUMENT;
@@ -386,7 +387,7 @@ const af_case af_engine_cases[] = {
             teardown_setup, release_run, teardown_done, NULL, af_release_objects),
     AF_CASE("engine queries allocate nothing",
             "ic_intercept_get_counters ic_intercept_get_class_counters ic_intercept_path_of "
-            "ic_intercept_original_class ic_intercept_quiesce",
+            "ic_intercept_entry_of ic_intercept_original_class ic_intercept_quiesce",
             AF_NO_ALLOCATION, remove_setup, queries_run, NULL, NULL, remove_teardown),
     {0},
 };

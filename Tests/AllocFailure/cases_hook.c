@@ -248,7 +248,9 @@ static ic_status hooked_calls_run(af_ctx *c)
     send(c);
     c->value[3] = 0;
     return ic_hook_class_path_of(c->cls[0], af_add) == IC_PATH_OPTIMIZED &&
-                   ic_hook_class_path_of(c->cls[0], af_vec) == IC_PATH_FORWARDED
+                   ic_hook_class_path_of(c->cls[0], af_vec) == IC_PATH_FORWARDED &&
+                   ic_hook_class_entry_of(c->cls[0], af_add) == IC_ENTRY_TYPED &&
+                   ic_hook_class_entry_of(c->cls[0], af_vec) == IC_ENTRY_UNIVERSAL
                ? IC_OK
                : IC_ERR_INVALID_ARGUMENT;
 }
@@ -316,7 +318,7 @@ const af_case af_hook_cases[] = {
             AF_NO_ALLOCATION, class_one_shot_among_others_setup, send_run, fired_done, NULL,
             removal_teardown),
     AF_CASE("hooked calls allocate nothing (object over class, trampoline and closure)",
-            "ic_hook_class_path_of ic_hook_call_original", AF_NO_ALLOCATION, hooked_calls_setup,
-            hooked_calls_run, hooked_calls_done, NULL, hooked_calls_teardown),
+            "ic_hook_class_path_of ic_hook_class_entry_of ic_hook_call_original", AF_NO_ALLOCATION,
+            hooked_calls_setup, hooked_calls_run, hooked_calls_done, NULL, hooked_calls_teardown),
     {0},
 };

@@ -71,6 +71,7 @@ const af_function af_functions[] = {
     SWEPT(ic_hook_call_original),
     SWEPT(ic_hook_class),
     SWEPT(ic_hook_class_path_of),
+    SWEPT(ic_hook_class_entry_of),
     SWEPT(ic_hook_object),
     SWEPT(ic_hook_remove), /* never fails; a class's last hook gives its method back */
     {"ic_hook_class_copy_list", "not swept yet: added by issue 27 after the sweep; cases pending"},
@@ -92,6 +93,7 @@ const af_function af_functions[] = {
     SWEPT(ic_intercept_get_counters),
     SWEPT(ic_intercept_original_class),
     SWEPT(ic_intercept_path_of),
+    SWEPT(ic_intercept_entry_of),
     SWEPT(ic_intercept_prepare),
     SWEPT(ic_intercept_prepare_with_options),
     SWEPT(ic_intercept_quiesce),

@@ -56,9 +56,9 @@ compile() {
 }
 # trampolines_<R>.c (505 generated functions) compile for half a minute with AddressSanitizer:
 # plain, as in scripts/leak-check.sh; its allocations (none) would still be wrapped.
-for source in $(find "$RUNTIME" -name '*.c' | sort); do
+for source in $(find "$RUNTIME" \( -name '*.c' -o -name '*.S' \) | sort); do
     object=$OUT/runtime/$(basename "$source" .c).o
-    if [[ "$(basename "$source")" == trampolines_?.c ]]; then
+    if [[ "$(basename "$source")" == trampolines_?.c || "$source" == *.S ]]; then
         compile "$source" "$object" -O1 -g
     else
         compile "$source" "$object" "${SANITIZE[@]}"

@@ -845,6 +845,20 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
                 #expect(ic_hook_class_path_of(f.cls, nil) == IC_PATH_NONE)
             }
         ),
+        (
+            "ic_intercept_entry_of",
+            { f in
+                #expect(ic_intercept_entry_of(nil, f.s) == IC_ENTRY_NONE)
+                #expect(ic_intercept_entry_of(f.obj, nil) == IC_ENTRY_NONE)
+            }
+        ),
+        (
+            "ic_hook_class_entry_of",
+            { f in
+                #expect(ic_hook_class_entry_of(nil, f.s) == IC_ENTRY_NONE)
+                #expect(ic_hook_class_entry_of(f.cls, nil) == IC_ENTRY_NONE)
+            }
+        ),
         ("ic_intercept_original_class", { _ in #expect(ic_intercept_original_class(nil) == nil) }),
         (
             "ic_hook_object",

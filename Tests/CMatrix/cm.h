@@ -74,6 +74,10 @@ bool cm_zero(const ict_matrix_layout *layout, const void *value);
  * general (self and _cmd included) and IC_CLOSURE_VECTOR_REGISTERS vector ones (ic_closure.h). */
 bool cm_register_shape(const ict_matrix_case *m);
 
+/* The entry a case's signature gets where the typed table is not used: the universal trampoline,
+ * or libffi for what it cannot take on this ABI (engine/universal.h). */
+ic_intercept_entry cm_generic_entry(const ict_matrix_case *m);
+
 /* ---- the matrix ------------------------------------------------------------------------------ */
 
 /* The largest value of the matrix, aligned for any of its types. */
@@ -133,9 +137,11 @@ void cm_check_invocation(cm_area *area, const ict_matrix_case *m, ic_id obj, con
 extern const cm_way cm_way_send, cm_way_invocation, cm_way_invoke_imp, cm_way_nil_send,
     cm_way_nil_invocation, cm_way_forward_invocation; /* ways_send.c */
 extern const cm_way cm_way_observed_forwarded, cm_way_observed_optimized, cm_way_rewritten,
-    cm_way_instead_forwarded, cm_way_instead_optimized; /* ways_object.c */
-extern const cm_way cm_way_class_observed, cm_way_class_instead, cm_way_layered,
-    cm_way_metaclass;                                               /* ways_class.c */
+    cm_way_instead_forwarded, cm_way_instead_optimized, cm_way_observed_libffi,
+    cm_way_instead_libffi, cm_way_rewritten_forwarded; /* ways_object.c */
+extern const cm_way cm_way_class_observed, cm_way_class_instead, cm_way_layered, cm_way_metaclass,
+    cm_way_class_observed_universal, cm_way_class_instead_universal, cm_way_layered_universal,
+    cm_way_class_instead_libffi;                                    /* ways_class.c */
 extern const cm_way cm_way_closure_frame, cm_way_closure_registers; /* ways_closure.c */
 
 /* Observers shared by the hook ways (observe.c): a record of what before- and after-observers
@@ -169,5 +175,6 @@ void cm_run_abi(void);        /* abi.c: this ABI's register files, long double, 
 void cm_run_matrix(void);     /* matrix.c: every way over every case */
 void cm_run_properties(void); /* properties.c: typed accessors and key-value coding */
 void cm_run_zombies(void);    /* zombies.c: the zombie trap, in child processes */
+void cm_run_unwind(void);     /* unwind.c: backtraces through the universal trampoline */
 
 #endif /* CM_H */

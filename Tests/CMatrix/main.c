@@ -17,17 +17,15 @@ static const struct {
     const char *name;
     void (*run)(void);
 } areas[] = {
-    {"abi", cm_run_abi},
-    {"matrix", cm_run_matrix},
-    {"properties", cm_run_properties},
-    {"zombies", cm_run_zombies},
+    {"abi", cm_run_abi},         {"matrix", cm_run_matrix}, {"properties", cm_run_properties},
+    {"zombies", cm_run_zombies}, {"unwind", cm_run_unwind},
 };
 
 int main(int argc, char **argv)
 {
     const char *only = argc == 3 && strcmp(argv[1], "--only") == 0 ? argv[2] : NULL;
     if (argc != 1 && !only) {
-        fprintf(stderr, "usage: %s [--only abi|matrix|properties|zombies]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--only abi|matrix|properties|zombies|unwind]\n", argv[0]);
         return 2;
     }
     struct timespec start, end;

@@ -31,6 +31,13 @@ static const cm_way *const ways[] = {
     &cm_way_class_instead,
     &cm_way_layered,
     &cm_way_metaclass,
+    &cm_way_observed_libffi,
+    &cm_way_rewritten_forwarded,
+    &cm_way_instead_libffi,
+    &cm_way_class_observed_universal,
+    &cm_way_class_instead_universal,
+    &cm_way_layered_universal,
+    &cm_way_class_instead_libffi,
     &cm_way_closure_frame,
     &cm_way_closure_registers,
 };

@@ -74,6 +74,19 @@ bool cm_register_shape(const ict_matrix_case *m)
     return general <= IC_CLOSURE_INTEGER_REGISTERS && vector <= IC_CLOSURE_VECTOR_REGISTERS;
 }
 
+ic_intercept_entry cm_generic_entry(const ict_matrix_case *m)
+{
+#if defined(__x86_64__)
+    /* A struct of at most 16 bytes holding a long double comes back on the x87 stack (class X87),
+     * which the universal trampoline leaves to libffi (universal.h). */
+    const ict_matrix_layout *r = m->ret_layout;
+    if (r && r->encoding[0] == '{' && r->size <= 16 && strchr(r->encoding, 'D'))
+        return IC_ENTRY_LIBFFI;
+#endif
+    (void)m;
+    return IC_ENTRY_UNIVERSAL;
+}
+
 ic_sel cm_matrix_sel(void)
 {
     return ic_sel_register("m");

@@ -5,18 +5,30 @@
  * hooks on a class method (the metaclass), the message sent to the class object.
  *
  * Class-wide hooks run a class trampoline when the generated table has the signature's ABI key
- * (IC_PATH_OPTIMIZED), else a libffi closure; the last hook removed must give the class its
- * exact IMP back.
+ * (IC_PATH_OPTIMIZED), else the universal class entry, or a libffi closure for what that cannot
+ * take; the environment switches force the latter two (the "forward path" and "libffi" ways).
+ * The last hook removed must give the class its exact IMP back.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cm.h"
+
+/* The environment switch the current way hooks under (IC_HOOK_FORCE_FORWARDING: the universal
+ * trampoline instead of the typed table; IC_HOOK_FORCE_LIBFFI), or NULL; and the options its
+ * object layer is prepared with. */
+static const char *forced;
+static uint32_t object_options;
 
 static ic_observer_token add_class_hook(cm_area *area, ic_class *cls, ic_hook_position position,
                                         ic_observer_fn fn, cm_seen *seen)
 {
     ic_observer_token token = 0;
+    if (forced) setenv(forced, "1", 1);
     cm_check(area,
              ic_hook_class(cls, cm_matrix_sel(), position, 0, fn, seen, NULL, &token) == IC_OK,
              "ic_hook_class: %s", ic_error_message());
+    if (forced) unsetenv(forced);
     return token;
 }
 
@@ -33,9 +45,17 @@ static void remove_and_check(cm_area *area, const ict_matrix_case *m, ic_class *
 
 static void check_path(cm_area *area, const ict_matrix_case *m, ic_class *cls)
 {
+    ic_intercept_entry entry_expected = !forced && m->optimized ? IC_ENTRY_TYPED
+                                        : forced && strcmp(forced, "IC_HOOK_FORCE_LIBFFI") == 0
+                                            ? IC_ENTRY_LIBFFI
+                                            : cm_generic_entry(m);
     ic_intercept_path path = ic_hook_class_path_of(cls, cm_matrix_sel());
-    ic_intercept_path expected = m->optimized ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
+    ic_intercept_path expected =
+        entry_expected == IC_ENTRY_TYPED ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
     cm_check(area, path == expected, "class hook path %d, expected %d", (int)path, (int)expected);
+    ic_intercept_entry entry = ic_hook_class_entry_of(cls, cm_matrix_sel());
+    cm_check(area, entry == entry_expected, "class hook entry %d, expected %d", (int)entry,
+             (int)entry_expected);
 }
 
 static bool run_class_observed(cm_area *area, const ict_matrix_case *m, const void *direct,
@@ -106,7 +126,12 @@ static bool run_layered(cm_area *area, const ict_matrix_case *m, const void *dir
     ic_observer_token class_tokens[2] = {
         add_class_hook(area, cls, IC_HOOK_INSTEAD, cm_instead_twice, &class_seen),
         add_class_hook(area, cls, IC_HOOK_AFTER, cm_observe_after, &class_seen)};
+    check_path(area, m, cls);
     ic_id obj = ic_class_create_instance(cls);
+    if (object_options)
+        cm_check(area,
+                 ic_intercept_prepare_with_options(obj, cm_matrix_sel(), object_options) == IC_OK,
+                 "ic_intercept_prepare_with_options: %s", ic_error_message());
     ic_observer_token object_tokens[3];
     bool ok = ic_hook_object(obj, cm_matrix_sel(), IC_HOOK_BEFORE, 0, cm_observe_before,
                              &object_seen, NULL, &object_tokens[0]) == IC_OK &&
@@ -172,3 +197,52 @@ static bool run_metaclass(cm_area *area, const ict_matrix_case *m, const void *d
 }
 
 const cm_way cm_way_metaclass = {"class method, metaclass hooks", NULL, run_metaclass};
+
+/* The same ways with the universal trampoline (or libffi) forced where the typed table would
+ * serve. */
+static bool with_forced(const char *env, uint32_t options,
+                        bool (*way)(cm_area *, const ict_matrix_case *, const void *, cm_outcome *),
+                        cm_area *area, const ict_matrix_case *m, const void *direct,
+                        cm_outcome *out)
+{
+    forced = env;
+    object_options = options;
+    bool ran = way(area, m, direct, out);
+    forced = NULL;
+    object_options = 0;
+    return ran;
+}
+
+static bool run_class_observed_universal(cm_area *area, const ict_matrix_case *m,
+                                         const void *direct, cm_outcome *out)
+{
+    return with_forced("IC_HOOK_FORCE_FORWARDING", 0, run_class_observed, area, m, direct, out);
+}
+
+static bool run_class_instead_universal(cm_area *area, const ict_matrix_case *m, const void *direct,
+                                        cm_outcome *out)
+{
+    return with_forced("IC_HOOK_FORCE_FORWARDING", 0, run_class_instead, area, m, direct, out);
+}
+
+static bool run_layered_universal(cm_area *area, const ict_matrix_case *m, const void *direct,
+                                  cm_outcome *out)
+{
+    return with_forced("IC_HOOK_FORCE_FORWARDING", IC_INTERCEPT_FORCE_FORWARDING, run_layered, area,
+                       m, direct, out);
+}
+
+static bool run_class_instead_libffi(cm_area *area, const ict_matrix_case *m, const void *direct,
+                                     cm_outcome *out)
+{
+    return with_forced("IC_HOOK_FORCE_LIBFFI", 0, run_class_instead, area, m, direct, out);
+}
+
+const cm_way cm_way_class_observed_universal = {"class before/after, forward path", NULL,
+                                                run_class_observed_universal};
+const cm_way cm_way_class_instead_universal = {"class instead, forward path", NULL,
+                                               run_class_instead_universal};
+const cm_way cm_way_layered_universal = {"object over class, forward path", NULL,
+                                         run_layered_universal};
+const cm_way cm_way_class_instead_libffi = {"class instead, libffi forced", NULL,
+                                            run_class_instead_libffi};

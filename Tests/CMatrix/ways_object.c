@@ -1,8 +1,10 @@
 /*
  * ways_object.c — the ways through one object's interception: before- and after-observers on
- * the forward path (forced) and on the path the runtime picks (an optimized trampoline when the
- * generated table has the signature's ABI key), observers that rewrite the arguments and the
- * result with the same values, and an instead hook that calls the original twice, on both paths.
+ * the forward path (forced: the universal trampoline, or libffi where it cannot take the
+ * signature), on libffi (forced) and on the path the runtime picks (a typed trampoline when the
+ * generated table has the signature's ABI key, else the forward path), observers that rewrite the
+ * arguments and the result with the same values, and an instead hook that calls the original
+ * twice, on each path. The entry each gets is checked (ic_intercept_entry_of).
  *
  * Each way sends the message, then invokes it through a heap invocation (the trampoline or
  * forward closure reached through libffi), checks what the observers saw, removes them and
@@ -13,9 +15,17 @@
 /* The path `options` must give `m`'s signature. */
 static ic_intercept_path expected_path(const ict_matrix_case *m, uint32_t options)
 {
-    return options & IC_INTERCEPT_FORCE_FORWARDING ? IC_PATH_FORWARDED
-           : m->optimized                          ? IC_PATH_OPTIMIZED
-                                                   : IC_PATH_FORWARDED;
+    return options & (IC_INTERCEPT_FORCE_FORWARDING | IC_INTERCEPT_FORCE_LIBFFI) ? IC_PATH_FORWARDED
+           : m->optimized                                                        ? IC_PATH_OPTIMIZED
+                          : IC_PATH_FORWARDED;
+}
+
+/* The entry `options` must give `m`'s signature. */
+static ic_intercept_entry expected_entry(const ict_matrix_case *m, uint32_t options)
+{
+    if (options & IC_INTERCEPT_FORCE_LIBFFI) return IC_ENTRY_LIBFFI;
+    if (m->optimized && !(options & IC_INTERCEPT_FORCE_FORWARDING)) return IC_ENTRY_TYPED;
+    return cm_generic_entry(m);
 }
 
 /* An object of a fresh class intercepted for the matrix selector with `options`, its path
@@ -33,6 +43,9 @@ static ic_id intercepted(cm_area *area, const ict_matrix_case *m, uint32_t optio
     ic_intercept_path path = ic_intercept_path_of(obj, cm_matrix_sel());
     cm_check(area, path == expected_path(m, options), "path %d, expected %d", (int)path,
              (int)expected_path(m, options));
+    ic_intercept_entry entry = ic_intercept_entry_of(obj, cm_matrix_sel());
+    cm_check(area, entry == expected_entry(m, options), "entry %d, expected %d", (int)entry,
+             (int)expected_entry(m, options));
     return obj;
 }
 
@@ -115,11 +128,11 @@ static bool run_observed_optimized(cm_area *area, const ict_matrix_case *m, cons
  * with another value, and an invocation with another value for every argument, which the
  * before-observer replaces with the case's before the method runs (the method must receive the
  * case's values, narrow integers extended as the ABI expects). */
-static bool run_rewritten(cm_area *area, const ict_matrix_case *m, const void *direct,
-                          cm_outcome *out)
+static bool rewritten(cm_area *area, const ict_matrix_case *m, const void *direct, cm_outcome *out,
+                      uint32_t options)
 {
     ic_class *cls;
-    ic_id obj = intercepted(area, m, 0, &cls);
+    ic_id obj = intercepted(area, m, options, &cls);
     if (!obj) return false;
     if (m->ret_layout) cm_other(m->ret_layout, direct, &out->expected_copy);
     cm_seen seen = {.m = m, .expected = out->expected_copy.bytes};
@@ -160,7 +173,29 @@ static bool run_rewritten(cm_area *area, const ict_matrix_case *m, const void *d
     return true;
 }
 
+static bool run_rewritten(cm_area *area, const ict_matrix_case *m, const void *direct,
+                          cm_outcome *out)
+{
+    return rewritten(area, m, direct, out, 0);
+}
+
+static bool run_rewritten_forwarded(cm_area *area, const ict_matrix_case *m, const void *direct,
+                                    cm_outcome *out)
+{
+    return rewritten(area, m, direct, out, IC_INTERCEPT_FORCE_FORWARDING);
+}
+
+static bool run_observed_libffi(cm_area *area, const ict_matrix_case *m, const void *direct,
+                                cm_outcome *out)
+{
+    return observed(area, m, direct, out, IC_INTERCEPT_FORCE_LIBFFI, cm_observe_before,
+                    cm_observe_after);
+}
+
 const cm_way cm_way_observed_forwarded = {"observed, forward path", NULL, run_observed_forwarded};
+const cm_way cm_way_observed_libffi = {"observed, libffi forced", NULL, run_observed_libffi};
+const cm_way cm_way_rewritten_forwarded = {"rewriting observers, forward path", NULL,
+                                           run_rewritten_forwarded};
 const cm_way cm_way_observed_optimized = {"observed, default path", NULL, run_observed_optimized};
 const cm_way cm_way_rewritten = {"observers rewriting values", NULL, run_rewritten};
 
@@ -201,5 +236,12 @@ static bool run_instead_optimized(cm_area *area, const ict_matrix_case *m, const
     return instead(area, m, direct, out, 0);
 }
 
+static bool run_instead_libffi(cm_area *area, const ict_matrix_case *m, const void *direct,
+                               cm_outcome *out)
+{
+    return instead(area, m, direct, out, IC_INTERCEPT_FORCE_LIBFFI);
+}
+
 const cm_way cm_way_instead_forwarded = {"instead hook, forward path", NULL, run_instead_forwarded};
+const cm_way cm_way_instead_libffi = {"instead hook, libffi forced", NULL, run_instead_libffi};
 const cm_way cm_way_instead_optimized = {"instead hook, default path", NULL, run_instead_optimized};

@@ -2,9 +2,10 @@
  * class_hook.c — class-wide hooks: every instance of a class (made before or after, subclasses
  * included) runs the hooks, without a per-instance subclass. The class's own method for the
  * selector is swapped for the signature's class trampoline (a typed C function of the generated
- * table, trampolines.c) or, for a signature the table lacks, a libffi closure whose user data is
- * the (class, selector) record; a class that only inherits the method gets an override, taken out
- * again when the last hook goes.
+ * table, trampolines.c, or for a signature the table lacks the universal class entry, universal.h,
+ * which finds its record the same way) or, for what neither takes, a libffi closure whose user
+ * data is the (class, selector) record; a class that only inherits the method gets an override,
+ * taken out again when the last hook goes.
  *
  * A class trampoline is shared by every record of its signature, so it finds its record from the
  * selector: the selector's typed records, newest first (ic_selector.engine, typed_next). A record
@@ -45,6 +46,7 @@
 #include "../ffi/closure.h"
 #include "engine.h"
 #include "hook.h"
+#include "universal.h"
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "../runtime/selector.h"
@@ -210,10 +212,27 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     /* The method runs a class trampoline already (moved to it): its original must be called as
      * a closure's is, not found again by the selector (see the top). */
     ic_imp current = ic_method_imp(method);
-    bool moved_here = current && current == ic_class_trampoline_for(sig);
-    hook->imp = sel != ic_sels.dealloc && !moved_here && may_be_typed_locked(cls, sel)
-                    ? ic_class_trampoline_for(sig)
-                    : NULL;
+    bool moved_here = current && (current == ic_class_trampoline_for(sig) ||
+                                  ic_universal_is_class_entry(current));
+    /* The typed table's class trampoline, else the universal class entry (both find the record
+     * from the selector), else the closure; the environment may force the latter two. */
+    if (sel != ic_sels.dealloc && !moved_here && !ic_universal_env("IC_HOOK_FORCE_LIBFFI") &&
+        may_be_typed_locked(cls, sel)) {
+        hook->imp =
+            ic_universal_env("IC_HOOK_FORCE_FORWARDING") ? NULL : ic_class_trampoline_for(sig);
+        bool oom = false;
+        const ic_universal_plan *plan = hook->imp ? NULL : ic_universal_plan_for(sig, &oom);
+        if (oom) {
+            free(hook);
+            *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory hooking %c[%s %s]",
+                              ic_class_sign(cls), cls->name, sel->name);
+            return NULL;
+        }
+        if (plan) {
+            hook->imp = ic_universal_class_entry_for(plan);
+            hook->universal = true;
+        }
+    }
     if (hook->imp) {
         /* Published before any class can run the trampoline (install comes after). */
         hook->typed = true;
@@ -248,9 +267,24 @@ ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel)
     for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
         /* A record outlives its hooks (calls may hold its IMP): only an installed one counts. */
         if (h->slot.sel == sel && h->installed)
-            path = h->typed ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
+            path = h->typed && !h->universal ? IC_PATH_OPTIMIZED : IC_PATH_FORWARDED;
     ic_unlock(&ic_intercept_lock);
     return path;
+}
+
+ic_intercept_entry ic_hook_class_entry_of(ic_class *cls, ic_sel sel)
+{
+    if (!cls || !sel) return IC_ENTRY_NONE;
+    ic_intercept_entry entry = IC_ENTRY_NONE;
+    ic_lock(&ic_intercept_lock);
+    const ic_class_engine *engine = cls->engine;
+    for (const ic_class_hook *h = engine ? engine->class_hooks : NULL; h; h = h->next)
+        if (h->slot.sel == sel && h->installed) /* as ic_hook_class_path_of */
+            entry = !h->typed      ? IC_ENTRY_LIBFFI
+                    : h->universal ? IC_ENTRY_UNIVERSAL
+                                   : IC_ENTRY_TYPED;
+    ic_unlock(&ic_intercept_lock);
+    return entry;
 }
 
 ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel, ic_status *status)

@@ -27,6 +27,7 @@ typedef enum ic_hook_path {
     IC_HOOK_OPTIMIZED = 1, /* a typed trampoline from the generated table */
     IC_HOOK_FORWARDED = 2, /* a libffi closure running the generic forward-invocation path */
     IC_HOOK_DEALLOC = 3,   /* the dealloc trampoline (before-observers only) */
+    IC_HOOK_UNIVERSAL = 4, /* the universal assembly trampoline (universal.h) */
 } ic_hook_path;
 
 /* One hooked method of an interception subclass. Immortal; immutable once published. */
@@ -145,6 +146,7 @@ typedef struct ic_class_hook {
     void *closure; /* the closure record (closure.c), owned; NULL for a class trampoline */
     ic_hook_original_fn call_original; /* closure: ic_forward_original_for(slot.sig) */
     bool typed;                        /* `imp` is a class trampoline */
+    bool universal;                    /* ... the universal class entry (universal.h) */
     bool installed;                    /* the class's method runs `imp` now */
     bool added;          /* the class did not implement the selector: the hook added an override */
     ic_method *detached; /* that override, taken out while not installed (`added` only) */

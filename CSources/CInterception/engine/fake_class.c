@@ -2,8 +2,8 @@
  * fake_class.c — interception subclasses: one per original class, named
  * "_ICIntercepted_<original>" (or, if a class of that name exists, the first free
  * "_ICIntercepted_<original>_<n>"), created on first use and reused by every intercepted instance
- * of that class; their `class` override; and their hooked methods (trampoline or forward closure,
- * one per selector, created once).
+ * of that class; their `class` override; and their hooked methods (typed trampoline, universal
+ * trampoline or forward closure, one per selector, created once).
  *
  * Locking: every function here is called with ic_intercept_lock held (the engine records), and
  * takes ic_runtime_lock through the public class functions it calls (lock order: locks.h).
@@ -13,6 +13,7 @@
 
 #include "../ffi/closure.h"
 #include "engine.h"
+#include "universal.h"
 #include "../support/error.h"
 #include "../runtime/class.h"
 #include "../runtime/object.h"
@@ -137,13 +138,25 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
     hook->sig = sig;
     hook->original = original;
     ic_imp trampoline = NULL;
+    bool libffi =
+        (options & IC_INTERCEPT_FORCE_LIBFFI) || ic_universal_env("IC_INTERCEPT_FORCE_LIBFFI");
+    bool oom = false;
+    const ic_universal_plan *plan = NULL;
     if (sel == ic_sels.dealloc) {
         hook->path = IC_HOOK_DEALLOC;
         hook->imp = ic_trampoline_dealloc();
-    } else if (!(options & IC_INTERCEPT_FORCE_FORWARDING) &&
+    } else if (!libffi && !(options & IC_INTERCEPT_FORCE_FORWARDING) &&
                (trampoline = ic_trampoline_for(sig)) != NULL) {
         hook->path = IC_HOOK_OPTIMIZED;
         hook->imp = trampoline;
+    } else if (!libffi && (plan = ic_universal_plan_for(sig, &oom)) != NULL) {
+        hook->path = IC_HOOK_UNIVERSAL;
+        hook->imp = ic_universal_object_entry_for(plan);
+    } else if (oom) {
+        free(hook);
+        *status = ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory intercepting -[%s %s]",
+                          original->name, sel->name);
+        return NULL;
     } else {
         hook->path = IC_HOOK_FORWARDED;
         ic_status s = ic_forward_hook_create(hook);
@@ -164,7 +177,7 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
     record->hooks = hook;
 
     ic_class_engine *engine = ic_class_engine_locked(original);
-    if (hook->path == IC_HOOK_FORWARDED) {
+    if (hook->path == IC_HOOK_FORWARDED || hook->path == IC_HOOK_UNIVERSAL) {
         IC_COUNT(engine, forwarded_methods, 1);
         if (!record->forwarding) {
             record->forwarding = true;

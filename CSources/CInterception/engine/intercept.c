@@ -1043,10 +1043,30 @@ ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)
     if (engine && engine->in_subclass) {
         for (ic_hook_method *h = ((ic_fake_class *)engine->subclass->engine)->hooks; h; h = h->next)
             if (h->sel == sel)
-                path = h->path == IC_HOOK_FORWARDED ? IC_PATH_FORWARDED : IC_PATH_OPTIMIZED;
+                path = h->path == IC_HOOK_FORWARDED || h->path == IC_HOOK_UNIVERSAL
+                           ? IC_PATH_FORWARDED
+                           : IC_PATH_OPTIMIZED;
     }
     ic_unlock(&ic_intercept_lock);
     return path;
+}
+
+ic_intercept_entry ic_intercept_entry_of(ic_id obj, ic_sel sel)
+{
+    if (!obj || !sel) return IC_ENTRY_NONE;
+    ic_intercept_entry entry = IC_ENTRY_NONE;
+    ic_lock(&ic_intercept_lock);
+    ic_side *side = ic_side_get(obj);
+    ic_object_engine *engine = side ? side->engine : NULL;
+    if (engine && engine->in_subclass) {
+        for (ic_hook_method *h = ((ic_fake_class *)engine->subclass->engine)->hooks; h; h = h->next)
+            if (h->sel == sel)
+                entry = h->path == IC_HOOK_FORWARDED   ? IC_ENTRY_LIBFFI
+                        : h->path == IC_HOOK_UNIVERSAL ? IC_ENTRY_UNIVERSAL
+                                                       : IC_ENTRY_TYPED;
+    }
+    ic_unlock(&ic_intercept_lock);
+    return entry;
 }
 
 ic_class *ic_intercept_original_class(ic_id obj)

@@ -65,6 +65,9 @@ struct ic_signature {
     /* ic_invocation_call's cache of the typed call it makes instead of ffi_call: 0 not looked up
      * yet, 1 none (libffi), else the function (ffi/invocation.c). */
     _Atomic(uintptr_t) typed_call;
+    /* The engine's universal-trampoline plan of the signature (engine/universal_plan.c), made on
+     * first interception and immortal; NULL until then. Opaque here (a layer above owns it). */
+    _Atomic(void *) universal_plan;
     ic_arena arena; /* owns the type tree and libffi struct descriptions */
 };
 

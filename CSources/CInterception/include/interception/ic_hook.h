@@ -150,6 +150,14 @@ IC_EXPORT ic_status ic_hook_class(ic_class *cls, ic_sel sel, ic_hook_position po
  * the last one was removed). For tests and diagnostics. */
 IC_EXPORT ic_intercept_path ic_hook_class_path_of(ic_class *cls, ic_sel sel);
 
+/* Which entry the class-wide hooks of `sel` on `cls` run: IC_ENTRY_TYPED, IC_ENTRY_UNIVERSAL or
+ * IC_ENTRY_LIBFFI, or IC_ENTRY_NONE if `sel` has no class-wide hook on `cls` now (as
+ * ic_hook_class_path_of). The entry is chosen when (cls, sel) is first hooked: the environment
+ * variables IC_HOOK_FORCE_FORWARDING (set, not "0": the universal trampoline where it can take
+ * the signature, not the typed table) and IC_HOOK_FORCE_LIBFFI (a libffi closure) steer that
+ * choice, for tests and benchmarks. */
+IC_EXPORT ic_intercept_entry ic_hook_class_entry_of(ic_class *cls, ic_sel sel);
+
 /* Removes a hook (the same as ic_intercept_remove_observer). When it returns the hook is not
  * running on another thread and will not be called again; removed from inside a call, the calls
  * already on this thread's stack finish. Needs no memory (above). Errors:

@@ -57,15 +57,30 @@ typedef uint64_t ic_observer_token;
 typedef enum ic_intercept_path {
     IC_PATH_NONE = 0,      /* not intercepted on this object */
     IC_PATH_OPTIMIZED = 1, /* a typed trampoline */
-    IC_PATH_FORWARDED = 2, /* the generic libffi forward-invocation path */
+    IC_PATH_FORWARDED = 2, /* the generic path: the universal trampoline, or libffi */
 } ic_intercept_path;
+
+/* Which entry an intercepted method (or a class-wide hook) runs, finer than ic_intercept_path. */
+typedef enum ic_intercept_entry {
+    IC_ENTRY_NONE = 0,      /* not intercepted (hooked) */
+    IC_ENTRY_TYPED = 1,     /* a typed trampoline of the generated table (or the dealloc one) */
+    IC_ENTRY_UNIVERSAL = 2, /* the universal assembly trampoline of this CPU */
+    IC_ENTRY_LIBFFI = 3,    /* a libffi closure (what the universal trampoline cannot take, or
+                               forced) */
+} ic_intercept_entry;
 
 /* Options of ic_intercept_prepare_with_options. */
 enum {
-    /* Use the forward path even if an optimized trampoline exists for the signature. Takes
+    /* Use the forward path even if an optimized trampoline exists for the signature: the
+     * universal trampoline where it can take the signature, else libffi. Takes
      * effect when the (class, selector) pair is first prepared; later requests keep the path
      * already chosen (see ic_intercept_path_of). */
     IC_INTERCEPT_FORCE_FORWARDING = 1u << 0,
+    /* Use a libffi closure even where the typed table or the universal trampoline could take the
+     * signature (for tests and benchmarks; as FORCE_FORWARDING, on first preparation). The
+     * environment variable IC_INTERCEPT_FORCE_LIBFFI (set, not "0") does the same for every
+     * method first intercepted while it is set. */
+    IC_INTERCEPT_FORCE_LIBFFI = 1u << 1,
 };
 
 /*
@@ -121,6 +136,10 @@ IC_EXPORT ic_status ic_intercept_remove_observer(ic_observer_token token);
 
 /* How `sel` runs on `obj` now (IC_PATH_NONE if it is not intercepted on it). */
 IC_EXPORT ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel);
+
+/* Which entry `sel` runs on `obj` (IC_ENTRY_NONE if it is not intercepted on it). For tests and
+ * diagnostics. */
+IC_EXPORT ic_intercept_entry ic_intercept_entry_of(ic_id obj, ic_sel sel);
 
 /* The class `obj` belongs to without interception: its class if it is not moved into an
  * interception subclass, else that subclass's superclass. */

@@ -1,0 +1,333 @@
+/*
+ * universal.c — the universal trampoline's dispatchers (universal.h): what the assembly entries
+ * call with the saved argument registers and the caller's stack arguments.
+ *
+ * A call builds the observers' frame view over the saved registers (an argument's address is its
+ * register's or stack slot's; a struct spread over registers is gathered into scratch storage on
+ * this frame and scattered back after before-observers, which may rewrite it), runs
+ * before-observers, and then either hands the original back to the entry (no instead hook, no
+ * after-observer: the entry jumps to it with the registers as the observers left them, and the
+ * original returns straight to the sender) or calls the original itself (ic_universal_call) or
+ * runs the instead chain, runs after-observers over the result registers, and leaves the result
+ * in them for the entry to return.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "hook.h"
+#include "universal.h"
+
+#if IC_UNIVERSAL_SUPPORTED
+
+/* The layout the assembly relies on. */
+#if defined(__x86_64__)
+_Static_assert(offsetof(ic_universal_regs, flags) == 56, "flags");
+_Static_assert(offsetof(ic_universal_regs, vec) == 64, "vec");
+_Static_assert(offsetof(ic_universal_regs, ret_gpr) == 192, "ret_gpr");
+_Static_assert(offsetof(ic_universal_regs, ret_vec) == 208, "ret_vec");
+_Static_assert(offsetof(ic_universal_regs, ret_x87) == 240, "ret_x87");
+_Static_assert(sizeof(ic_universal_regs) == 256, "size");
+#else
+_Static_assert(offsetof(ic_universal_regs, x8) == 64, "x8");
+_Static_assert(offsetof(ic_universal_regs, vec) == 80, "vec");
+_Static_assert(offsetof(ic_universal_regs, ret_gpr) == 208, "ret_gpr");
+_Static_assert(offsetof(ic_universal_regs, ret_vec) == 224, "ret_vec");
+_Static_assert(sizeof(ic_universal_regs) == 304, "size");
+#endif
+
+/* Assembly entries (universal_x86_64.S, universal_arm64.S). */
+IC_PRIVATE void ic_universal_object_entry(void);
+IC_PRIVATE void ic_universal_class_entry(void);
+#if defined(__x86_64__)
+IC_PRIVATE void ic_universal_object_entry_sret(void);
+IC_PRIVATE void ic_universal_class_entry_sret(void);
+#endif
+
+ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
+{
+#if defined(__x86_64__)
+    if (plan->sret) return (ic_imp)ic_universal_object_entry_sret;
+#endif
+    (void)plan;
+    return (ic_imp)ic_universal_object_entry;
+}
+
+ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
+{
+#if defined(__x86_64__)
+    if (plan->sret) return (ic_imp)ic_universal_class_entry_sret;
+#endif
+    (void)plan;
+    return (ic_imp)ic_universal_class_entry;
+}
+
+bool ic_universal_is_class_entry(ic_imp imp)
+{
+#if defined(__x86_64__)
+    if (imp == (ic_imp)ic_universal_class_entry_sret) return true;
+#endif
+    return imp == (ic_imp)ic_universal_class_entry;
+}
+
+/* The address of location `where` of a call whose registers are `regs` and stack arguments
+ * `stack`. */
+static inline unsigned char *at(ic_universal_regs *regs, unsigned char *stack, uint32_t where)
+{
+    return where & IC_UNIVERSAL_ON_STACK ? stack + (where & ~IC_UNIVERSAL_ON_STACK)
+                                         : (unsigned char *)regs + where;
+}
+
+/* Copies `n` bytes: the common sizes inline (a call to memcpy per argument measured as much as
+ * the rest of a call of the original). */
+static inline void copy(void *to, const void *from, size_t n)
+{
+    switch (n) {
+    case 4:
+        memcpy(to, from, 4);
+        break;
+    case 8:
+        memcpy(to, from, 8);
+        break;
+    case 16:
+        memcpy(to, from, 16);
+        break;
+    default:
+        memcpy(to, from, n);
+    }
+}
+
+/* The frame view: each argument's address (gathered structs copied into `scratch`). */
+static void locate(const ic_universal_plan *plan, ic_universal_regs *regs, unsigned char *stack,
+                   unsigned char *scratch, void **args)
+{
+    for (uint32_t i = 0; i < plan->arg_count; i++) {
+        const ic_universal_value *v = &plan->args[i];
+        if (v->how == IC_UNIVERSAL_DIRECT) {
+            args[i] = at(regs, stack, v->pieces[0].where);
+        } else if (v->how == IC_UNIVERSAL_INDIRECT) {
+            memcpy(&args[i], at(regs, stack, v->pieces[0].where), sizeof args[i]);
+        } else {
+            unsigned char *value = scratch + v->scratch;
+            for (unsigned k = 0; k < v->piece_count; k++)
+                memcpy(value + v->pieces[k].offset, at(regs, stack, v->pieces[k].where),
+                       v->pieces[k].size);
+            args[i] = value;
+        }
+    }
+}
+
+/* Puts a GATHER value at `value` back into its registers. */
+static void scatter(const ic_universal_value *v, const unsigned char *value,
+                    ic_universal_regs *regs, unsigned char *stack)
+{
+    for (unsigned k = 0; k < v->piece_count; k++)
+        memcpy(at(regs, stack, v->pieces[k].where), value + v->pieces[k].offset, v->pieces[k].size);
+}
+
+/* Where the result lives for the frame view, once the original ran (or an instead chain is to
+ * store it): its result register, its gathered copy in scratch, or the caller's buffer. */
+static void *result_address(const ic_universal_plan *plan, ic_universal_regs *regs,
+                            unsigned char *scratch)
+{
+    const ic_universal_value *v = &plan->ret;
+    switch (v->how) {
+    case IC_UNIVERSAL_DIRECT:
+        return (unsigned char *)regs + v->pieces[0].where;
+    case IC_UNIVERSAL_GATHER:
+        return scratch + v->scratch;
+    case IC_UNIVERSAL_INDIRECT: {
+        void *p;
+        memcpy(&p, (unsigned char *)regs + v->pieces[0].where, sizeof p);
+        return p;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* Makes the result registers return the result at `ret` (result_address). */
+static void finish_result(const ic_universal_plan *plan, ic_universal_regs *regs, void *ret)
+{
+    regs->flags = plan->x87 ? IC_UNIVERSAL_X87 : 0;
+    if (plan->ret.how == IC_UNIVERSAL_GATHER) {
+        scatter(&plan->ret, ret, regs, NULL);
+    } else if (plan->ret.how == IC_UNIVERSAL_INDIRECT) {
+#if defined(__x86_64__)
+        regs->ret_gpr[0] = (uint64_t)(uintptr_t)ret; /* rax: the buffer's address */
+#endif
+    }
+}
+
+/* One observed call: `hook` is the class-wide record (NULL for an object's slot). */
+static ic_imp run(const ic_universal_plan *plan, const ic_hook_slot *slot,
+                  const ic_class_hook *hook, ic_universal_regs *regs, unsigned char *stack)
+{
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
+    unsigned char *scratch = (unsigned char *)scratch_storage;
+    uint32_t n = plan->arg_count;
+    locate(plan, regs, stack, scratch, args);
+    if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
+        ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
+        if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
+        if (plan->gathers)
+            for (uint32_t i = 0; i < n; i++)
+                if (plan->args[i].how == IC_UNIVERSAL_GATHER)
+                    scatter(&plan->args[i], args[i], regs, stack);
+    }
+    ic_imp original;
+    if (hook) {
+        original = ic_class_hook_original(hook, args);
+    } else {
+        ic_id self;
+        ic_sel cmd;
+        memcpy(&self, args[0], sizeof self);
+        memcpy(&cmd, args[1], sizeof cmd);
+        original = ic_engine_original_imp_from(slot, self, cmd);
+    }
+    bool instead = ic_hook_has_instead(slot);
+    if (!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        return original; /* the entry jumps to it with the registers as they are now */
+    void *ret = result_address(plan, regs, scratch);
+    if (instead) {
+        /* What a chain that never sets the return value returns. */
+        if (ret)
+            memset(ret, 0,
+                   plan->ret.how == IC_UNIVERSAL_DIRECT ? plan->ret.pieces[0].size
+                                                        : plan->ret.size);
+        ic_hook_run_instead(slot, args, ret, 0, n, original,
+                            plan->typed_call ? plan->typed_call : ic_universal_call_original);
+    } else {
+        /* A struct passed by reference goes to a copy the original owns (it may write it): the
+         * frame keeps the sender's, for after-observers. */
+        if (plan->indirect)
+            for (uint32_t i = 0; i < n; i++)
+                if (plan->args[i].how == IC_UNIVERSAL_INDIRECT) {
+                    unsigned char *copy = scratch + plan->args[i].scratch;
+                    memcpy(copy, args[i], plan->args[i].size);
+                    memcpy(at(regs, stack, plan->args[i].pieces[0].where), &copy, sizeof copy);
+                }
+        ic_universal_call(regs, stack, plan->stack_bytes, original, regs,
+                          plan->x87 ? IC_UNIVERSAL_X87 : 0);
+        if (plan->ret.how == IC_UNIVERSAL_GATHER) {
+            for (unsigned k = 0; k < plan->ret.piece_count; k++)
+                memcpy((unsigned char *)ret + plan->ret.pieces[k].offset,
+                       (unsigned char *)regs + plan->ret.pieces[k].where, plan->ret.pieces[k].size);
+        }
+    }
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, n);
+    /* Observers or the chain may have stored only the low bytes of a narrow result. */
+    if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, ret);
+    finish_result(plan, regs, ret);
+    return NULL;
+}
+
+IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *stack,
+                                                 uint64_t sret)
+{
+    ic_id self = (ic_id)(uintptr_t)regs->gpr[sret];
+    ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
+    ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
+    if (!ic_hook_is_observed(slot)) return ic_hook_original_imp(slot, self, cmd);
+    const ic_universal_plan *plan =
+        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
+    return run(plan, slot, NULL, regs, stack);
+}
+
+IC_HOT_ENTRY ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *stack, uint64_t sret)
+{
+    ic_id self = (ic_id)(uintptr_t)regs->gpr[sret];
+    ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
+    const ic_class_hook *hook = ic_class_hook_for_call(self, cmd);
+    const ic_hook_slot *slot = &hook->slot;
+    const ic_universal_plan *plan =
+        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
+    /* Hooks all removed while this call was on its way: run the original with the registers as
+     * they came. */
+    if (!ic_hook_is_observed(slot)) {
+        void *self_only[1] = {&self};
+        return ic_class_hook_original(hook, self_only);
+    }
+    return run(plan, slot, hook, regs, stack);
+}
+
+ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)
+{
+    const ic_universal_plan *plan =
+        atomic_load_explicit(&((ic_signature *)sig)->universal_plan, memory_order_acquire);
+    ic_universal_regs image;
+    long double stack_storage[plan->stack_bytes / sizeof(long double) + 1];
+    long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
+    unsigned char *stack = (unsigned char *)stack_storage;
+    unsigned char *scratch = (unsigned char *)scratch_storage;
+    for (uint32_t i = 0; i < plan->arg_count; i++) {
+        const ic_universal_value *v = &plan->args[i];
+        if (v->how == IC_UNIVERSAL_DIRECT) {
+            /* At least 32 bits: a narrow integer as the chain re-extended it. */
+            copy(at(&image, stack, v->pieces[0].where), args[i], v->size < 4 ? 4 : v->size);
+        } else if (v->how == IC_UNIVERSAL_INDIRECT) {
+            /* The callee owns the copy it is given: each call of the original gets its own. */
+            unsigned char *copy = scratch + v->scratch;
+            memcpy(copy, args[i], v->size);
+            memcpy(at(&image, stack, v->pieces[0].where), &copy, sizeof copy);
+        } else {
+            scatter(v, args[i], &image, stack);
+        }
+    }
+    unsigned char result[16];
+    void *out = ret ? ret : result;
+    if (plan->sret) {
+#if defined(__x86_64__)
+        image.gpr[0] = (uint64_t)(uintptr_t)out;
+#else
+        image.x8 = (uint64_t)(uintptr_t)out;
+#endif
+    }
+    ic_universal_call(&image, stack, plan->stack_bytes, imp, &image,
+                      plan->x87 ? IC_UNIVERSAL_X87 : 0);
+    if (!ret) return IC_OK;
+    const ic_universal_value *v = &plan->ret;
+    if (v->how == IC_UNIVERSAL_DIRECT) {
+        copy(ret, (unsigned char *)&image + v->pieces[0].where, v->size);
+    } else if (v->how == IC_UNIVERSAL_GATHER) {
+        for (unsigned k = 0; k < v->piece_count; k++)
+            memcpy((unsigned char *)ret + v->pieces[k].offset,
+                   (unsigned char *)&image + v->pieces[k].where, v->pieces[k].size);
+    }
+    return IC_OK;
+}
+
+#else /* no universal trampoline on this CPU: never planned, never called */
+
+ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
+{
+    (void)plan;
+    return NULL;
+}
+
+ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
+{
+    (void)plan;
+    return NULL;
+}
+
+bool ic_universal_is_class_entry(ic_imp imp)
+{
+    (void)imp;
+    return false;
+}
+
+ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)
+{
+    return ic_forward_call_original(sig, imp, args, ret);
+}
+
+#endif
+
+bool ic_universal_env(const char *name)
+{
+    const char *value = getenv(name);
+    return value && *value && strcmp(value, "0") != 0;
+}

@@ -1,0 +1,140 @@
+/*
+ * universal_arm64.S — the universal trampoline for AAPCS64 (Linux; universal.h).
+ *
+ * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 into an ic_universal_regs
+ * on its own frame (a frame record in x29/x30 with CFI, so unwinders and debuggers walk through
+ * it to the sender) and calls its dispatcher with the registers and the sender's stack arguments
+ * (x29 + 16). A non-zero answer is the IMP to branch to with the registers reloaded (the frame is
+ * gone before the branch: the original returns to the sender); zero means the result registers in
+ * the save area are the result: x0 x1 and q0-q3.
+ *
+ * ic_universal_call calls an IMP with the registers of an ic_universal_regs (x8 included) and a
+ * copy of the stack arguments on its own frame, and stores x0 x1 q0-q3 back.
+ */
+#if defined(__aarch64__)
+
+        .text
+
+.macro IC_UNIVERSAL_ENTRY name, dispatch
+        .p2align 4
+        .globl \name
+        .hidden \name
+        .type \name, %function
+\name:
+        .cfi_startproc
+        stp x29, x30, [sp, #-16]!
+        .cfi_def_cfa_offset 16
+        .cfi_offset x29, -16
+        .cfi_offset x30, -8
+        mov x29, sp
+        .cfi_def_cfa x29, 16
+        sub sp, sp, #304
+        stp x0, x1, [sp, #0]
+        stp x2, x3, [sp, #16]
+        stp x4, x5, [sp, #32]
+        stp x6, x7, [sp, #48]
+        str x8, [sp, #64]
+        stp q0, q1, [sp, #80]
+        stp q2, q3, [sp, #112]
+        stp q4, q5, [sp, #144]
+        stp q6, q7, [sp, #176]
+        mov x0, sp
+        add x1, x29, #16
+        mov x2, #0
+        bl \dispatch
+        cbz x0, 1f
+        mov x16, x0
+        ldp q0, q1, [sp, #80]
+        ldp q2, q3, [sp, #112]
+        ldp q4, q5, [sp, #144]
+        ldp q6, q7, [sp, #176]
+        ldr x8, [sp, #64]
+        ldp x0, x1, [sp, #0]
+        ldp x2, x3, [sp, #16]
+        ldp x4, x5, [sp, #32]
+        ldp x6, x7, [sp, #48]
+        .cfi_remember_state
+        mov sp, x29
+        .cfi_def_cfa sp, 16
+        ldp x29, x30, [sp], #16
+        .cfi_def_cfa_offset 0
+        .cfi_restore x29
+        .cfi_restore x30
+        br x16
+        .cfi_restore_state
+1:
+        ldp x0, x1, [sp, #208]
+        ldp q0, q1, [sp, #224]
+        ldp q2, q3, [sp, #256]
+        mov sp, x29
+        .cfi_def_cfa sp, 16
+        ldp x29, x30, [sp], #16
+        .cfi_def_cfa_offset 0
+        .cfi_restore x29
+        .cfi_restore x30
+        ret
+        .cfi_endproc
+        .size \name, .-\name
+.endm
+
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch
+
+/* void ic_universal_call(const ic_universal_regs *in (x0), const void *stack (x1),
+ *                        size_t stack_bytes (x2), ic_imp fn (x3), ic_universal_regs *out (x4),
+ *                        uint64_t flags (x5)) */
+        .p2align 4
+        .globl ic_universal_call
+        .hidden ic_universal_call
+        .type ic_universal_call, %function
+ic_universal_call:
+        .cfi_startproc
+        stp x29, x30, [sp, #-32]!
+        .cfi_def_cfa_offset 32
+        .cfi_offset x29, -32
+        .cfi_offset x30, -24
+        mov x29, sp
+        .cfi_def_cfa x29, 32
+        str x19, [sp, #16]
+        .cfi_offset x19, -16
+        mov x19, x4
+        add x9, x2, #15
+        and x9, x9, #~15
+        sub sp, sp, x9
+        mov x10, sp
+        cbz x2, 2f
+1:
+        ldr x11, [x1], #8
+        str x11, [x10], #8
+        subs x2, x2, #8
+        b.ne 1b
+2:
+        mov x16, x3
+        mov x17, x0
+        ldp q0, q1, [x17, #80]
+        ldp q2, q3, [x17, #112]
+        ldp q4, q5, [x17, #144]
+        ldp q6, q7, [x17, #176]
+        ldr x8, [x17, #64]
+        ldp x0, x1, [x17, #0]
+        ldp x2, x3, [x17, #16]
+        ldp x4, x5, [x17, #32]
+        ldp x6, x7, [x17, #48]
+        blr x16
+        stp x0, x1, [x19, #208]
+        stp q0, q1, [x19, #224]
+        stp q2, q3, [x19, #256]
+        mov sp, x29
+        .cfi_def_cfa sp, 32
+        ldr x19, [sp, #16]
+        ldp x29, x30, [sp], #32
+        .cfi_def_cfa_offset 0
+        .cfi_restore x19
+        .cfi_restore x29
+        .cfi_restore x30
+        ret
+        .cfi_endproc
+        .size ic_universal_call, .-ic_universal_call
+
+        .section .note.GNU-stack, "", %progbits
+#endif

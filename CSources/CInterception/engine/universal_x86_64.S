@@ -1,0 +1,158 @@
+/*
+ * universal_x86_64.S — the universal trampoline for System V x86-64 (universal.h).
+ *
+ * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 into an ic_universal_regs on its own frame
+ * (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender) and calls its
+ * dispatcher with the registers, the sender's stack arguments (rbp + 16) and whether self is in
+ * rsi (the entry for results through rdi). A non-zero answer is the IMP to jump to with the
+ * registers reloaded (the frame is gone before the jump: the original returns to the sender); zero
+ * means the result registers in the save area are the result: rax rdx xmm0 xmm1, and st(0) when
+ * the flags say so.
+ *
+ * ic_universal_call calls an IMP with the registers of an ic_universal_regs and a copy of the
+ * stack arguments on its own frame, and stores rax rdx xmm0 xmm1 (and st(0)) back.
+ */
+#if defined(__x86_64__)
+
+        .text
+
+.macro IC_UNIVERSAL_ENTRY name, dispatch, sret
+        .p2align 4
+        .globl \name
+        .hidden \name
+        .type \name, @function
+\name:
+        .cfi_startproc
+        pushq %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        subq $256, %rsp
+        movq %rdi, 0(%rsp)
+        movq %rsi, 8(%rsp)
+        movq %rdx, 16(%rsp)
+        movq %rcx, 24(%rsp)
+        movq %r8, 32(%rsp)
+        movq %r9, 40(%rsp)
+        movaps %xmm0, 64(%rsp)
+        movaps %xmm1, 80(%rsp)
+        movaps %xmm2, 96(%rsp)
+        movaps %xmm3, 112(%rsp)
+        movaps %xmm4, 128(%rsp)
+        movaps %xmm5, 144(%rsp)
+        movaps %xmm6, 160(%rsp)
+        movaps %xmm7, 176(%rsp)
+        movq %rsp, %rdi
+        leaq 16(%rbp), %rsi
+        movl $\sret, %edx
+        call \dispatch
+        testq %rax, %rax
+        jz 1f
+        movq %rax, %r11
+        movq 0(%rsp), %rdi
+        movq 8(%rsp), %rsi
+        movq 16(%rsp), %rdx
+        movq 24(%rsp), %rcx
+        movq 32(%rsp), %r8
+        movq 40(%rsp), %r9
+        movaps 64(%rsp), %xmm0
+        movaps 80(%rsp), %xmm1
+        movaps 96(%rsp), %xmm2
+        movaps 112(%rsp), %xmm3
+        movaps 128(%rsp), %xmm4
+        movaps 144(%rsp), %xmm5
+        movaps 160(%rsp), %xmm6
+        movaps 176(%rsp), %xmm7
+        .cfi_remember_state
+        leave
+        .cfi_def_cfa %rsp, 8
+        jmp *%r11
+        .cfi_restore_state
+1:
+        movq 192(%rsp), %rax
+        movq 200(%rsp), %rdx
+        movaps 208(%rsp), %xmm0
+        movaps 224(%rsp), %xmm1
+        testb $1, 56(%rsp)
+        jz 2f
+        fldt 240(%rsp)
+2:
+        leave
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_endproc
+        .size \name, .-\name
+.endm
+
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1
+
+/* void ic_universal_call(const ic_universal_regs *in (rdi), const void *stack (rsi),
+ *                        size_t stack_bytes (rdx), ic_imp fn (rcx), ic_universal_regs *out (r8),
+ *                        uint64_t flags (r9)) */
+        .p2align 4
+        .globl ic_universal_call
+        .hidden ic_universal_call
+        .type ic_universal_call, @function
+ic_universal_call:
+        .cfi_startproc
+        pushq %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        pushq %rbx
+        .cfi_offset %rbx, -24
+        pushq %r12
+        .cfi_offset %r12, -32
+        movq %r8, %rbx
+        movq %r9, %r12
+        movq %rdi, %r10
+        movq %rcx, %r11
+        leaq 15(%rdx), %rax
+        andq $-16, %rax
+        subq %rax, %rsp
+        movq %rdx, %rcx
+        shrq $3, %rcx
+        jz 2f /* no stack arguments: rep's start-up cost is not paid for nothing */
+        movq %rsp, %rdi
+        rep movsq
+2:
+        movaps 64(%r10), %xmm0
+        movaps 80(%r10), %xmm1
+        movaps 96(%r10), %xmm2
+        movaps 112(%r10), %xmm3
+        movaps 128(%r10), %xmm4
+        movaps 144(%r10), %xmm5
+        movaps 160(%r10), %xmm6
+        movaps 176(%r10), %xmm7
+        movq 0(%r10), %rdi
+        movq 8(%r10), %rsi
+        movq 16(%r10), %rdx
+        movq 24(%r10), %rcx
+        movq 32(%r10), %r8
+        movq 40(%r10), %r9
+        movl $8, %eax
+        call *%r11
+        movq %rax, 192(%rbx)
+        movq %rdx, 200(%rbx)
+        movaps %xmm0, 208(%rbx)
+        movaps %xmm1, 224(%rbx)
+        testq $1, %r12
+        jz 1f
+        fstpt 240(%rbx)
+1:
+        leaq -16(%rbp), %rsp
+        popq %r12
+        popq %rbx
+        popq %rbp
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_endproc
+        .size ic_universal_call, .-ic_universal_call
+
+        .section .note.GNU-stack, "", @progbits
+#endif
