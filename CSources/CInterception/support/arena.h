@@ -16,7 +16,7 @@ typedef struct ic_arena {
 
 #define IC_ARENA_INIT                                                                              \
     {                                                                                              \
-        NULL                                                                                       \
+        NULL, NULL                                                                                 \
     }
 
 /* An arena whose first chunk is the caller's `buffer` (`size` bytes, 16-byte aligned, outliving
