@@ -55,35 +55,43 @@ static int finish(writer *w)
     return w->written > (size_t)0x7fffffff ? 0x7fffffff : (int)w->written;
 }
 
-/* The shortest %g form of `x` that reads back as `x`. */
+/* The shortest %g form of `x` that reads back as `x` (`read` parses it back), preferring a
+ * plain form ("10", not "1e+01") when one of at most `max_precision` digits exists. */
+#define PUT_SHORTEST(w, x, max_precision, format, read)                                            \
+    do {                                                                                           \
+        char text_[64];                                                                            \
+        int precision_ = 1;                                                                        \
+        for (; precision_ <= (max_precision); precision_++) {                                      \
+            snprintf(text_, sizeof text_, format, precision_, x);                                  \
+            if (read(text_, NULL) == (x) || (x) != (x)) break;                                     \
+        }                                                                                          \
+        if (strchr(text_, 'e')) {                                                                  \
+            char plain_[64];                                                                       \
+            for (int p_ = precision_ + 1; p_ <= (max_precision); p_++) {                           \
+                snprintf(plain_, sizeof plain_, format, p_, x);                                    \
+                if (!strchr(plain_, 'e') && read(plain_, NULL) == (x)) {                           \
+                    memcpy(text_, plain_, sizeof text_);                                           \
+                    break;                                                                         \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        puts_(w, text_);                                                                           \
+    } while (0)
+
 static void put_double(writer *w, double x)
 {
-    char text[40];
-    for (int precision = 1; precision <= 17; precision++) {
-        snprintf(text, sizeof text, "%.*g", precision, x);
-        if (strtod(text, NULL) == x || x != x) break;
-    }
-    puts_(w, text);
+    PUT_SHORTEST(w, x, 17, "%.*g", strtod);
 }
 
 static void put_float(writer *w, float x)
 {
-    char text[40];
-    for (int precision = 1; precision <= 9; precision++) {
-        snprintf(text, sizeof text, "%.*g", precision, (double)x);
-        if (strtof(text, NULL) == x || x != x) break;
-    }
-    puts_(w, text);
+    double wide = x;
+    PUT_SHORTEST(w, wide, 9, "%.*g", (float)strtof);
 }
 
 static void put_long_double(writer *w, long double x)
 {
-    char text[64];
-    for (int precision = 1; precision <= 21; precision++) {
-        snprintf(text, sizeof text, "%.*Lg", precision, x);
-        if (strtold(text, NULL) == x || x != x) break;
-    }
-    puts_(w, text);
+    PUT_SHORTEST(w, x, 21, "%.*Lg", strtold);
 }
 
 static void put_string(writer *w, const char *s)
