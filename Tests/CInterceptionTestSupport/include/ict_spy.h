@@ -6,7 +6,7 @@
 #ifndef ICT_SPY_H
 #define ICT_SPY_H
 
-#include <interception.h>
+#include <interception/interception.h>
 
 /*
  * Three registered classes (made on first use), with synthesized properties:

@@ -4,6 +4,9 @@
  * Object runtime: selectors, classes, methods, objects, messaging, type encodings, invocations,
  * closure IMPs, associated objects, weak references, protocols. Interception engine:
  * ic_intercept.h (observers), ic_hook.h (before / instead / after hooks).
+ *
+ * Include it as <interception/interception.h>. Entry points meant only for language bindings
+ * (ic_bindings.h) are not included here.
  */
 #ifndef INTERCEPTION_H
 #define INTERCEPTION_H
@@ -15,7 +18,6 @@
 #include "ic_property.h"
 #include "ic_object.h"
 #include "ic_message.h"
-#include "ic_send_cache.h"
 #include "ic_signature.h"
 #include "ic_invocation.h"
 #include "ic_closure.h"
@@ -24,6 +26,5 @@
 #include "ic_observe.h"
 #include "ic_hook_every.h"
 #include "ic_describe.h"
-#include "ic_binding_thread.h"
 
 #endif /* INTERCEPTION_H */
