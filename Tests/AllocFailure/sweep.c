@@ -29,8 +29,8 @@
 static const af_case *const *areas_list(void)
 {
     static const af_case *const areas[] = {
-        af_runtime_cases, af_object_cases, af_property_cases, af_protocol_cases,
-        af_ffi_cases,     af_engine_cases, af_hook_cases,     NULL,
+        af_runtime_cases, af_object_cases, af_property_cases,   af_protocol_cases, af_ffi_cases,
+        af_engine_cases,  af_hook_cases,   af_hook_state_cases, af_spy_cases,      NULL,
     };
     return areas;
 }

@@ -106,6 +106,8 @@ extern const af_case af_protocol_cases[];
 extern const af_case af_ffi_cases[];
 extern const af_case af_engine_cases[];
 extern const af_case af_hook_cases[];
+extern const af_case af_hook_state_cases[];
+extern const af_case af_spy_cases[];
 
 /* ---- checks: a failed check reports the case, N and the mode, and ends the case's process */
 

@@ -891,7 +891,10 @@ typedef struct hook_list {
     ic_hook_info *items;
     size_t count;
     size_t capacity;
-    bool failed; /* out of memory */
+    bool failed;     /* out of memory */
+    bool count_only; /* only counts (items stays NULL): allocates nothing */
+    bool fixed;      /* `items` is the caller's buffer of `capacity`: never grown */
+    bool more;       /* fixed: hooks were left out for lack of room */
 } hook_list;
 
 /* Adds `o` to `list` if it is a live registered hook. Caller holds ic_intercept_lock. */
@@ -900,6 +903,14 @@ static void collect_hook_locked(hook_list *list, const ic_observer *o, ic_sel se
     if (!o->hook || atomic_load_explicit(&o->removed, memory_order_relaxed) ||
         ic_map_get(&registry, (uintptr_t)o->token) != o)
         return;
+    if (list->count_only) {
+        list->count++;
+        return;
+    }
+    if (list->count == list->capacity && list->fixed) {
+        list->more = true;
+        return;
+    }
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? list->capacity * 2 : 8;
         ic_hook_info *grown = realloc(list->items, capacity * sizeof *grown);
@@ -951,86 +962,104 @@ static void collect_class_locked(hook_list *list, const ic_class *cls, ic_sel se
         if (!sel || h->slot.sel == sel) collect_slot_locked(list, &h->slot);
 }
 
-static hook_list object_hooks(ic_id obj, ic_sel sel)
+/* The hooks of an object (`cls` NULL) or of a class into `list` (set up by the caller). */
+static void collect_hooks(hook_list *list, ic_id obj, const ic_class *cls, ic_sel sel)
 {
-    hook_list list = {0};
-    if (!obj) return list;
+    if (!obj && !cls) return;
     ic_lock(&ic_intercept_lock);
-    collect_object_locked(&list, obj, sel);
+    if (cls)
+        collect_class_locked(list, cls, sel);
+    else
+        collect_object_locked(list, obj, sel);
     ic_unlock(&ic_intercept_lock);
-    return list;
 }
 
-static hook_list class_hooks(const ic_class *cls, ic_sel sel)
+/* How many hooks an object or class has on `sel`: allocates nothing. */
+static size_t count_hooks(ic_id obj, const ic_class *cls, ic_sel sel)
 {
-    hook_list list = {0};
-    if (!cls) return list;
-    ic_lock(&ic_intercept_lock);
-    collect_class_locked(&list, cls, sel);
-    ic_unlock(&ic_intercept_lock);
-    return list;
+    hook_list list = {.count_only = true};
+    collect_hooks(&list, obj, cls, sel);
+    return list.count;
 }
 
-/* The list as ic_hook_*_copy_list returns it. */
-static ic_hook_info *hand_over(hook_list list, size_t *count)
+/* The list as ic_hook_*_copy_list returns it: NULL when empty (no error) or out of memory. */
+static ic_hook_info *copy_hooks(ic_id obj, const ic_class *cls, size_t *count)
 {
-    if (list.failed || !list.count) {
+    hook_list list = {0};
+    collect_hooks(&list, obj, cls, NULL);
+    if (count) *count = 0;
+    if (list.failed) {
         free(list.items);
-        list.items = NULL;
-        list.count = 0;
+        ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory copying a hook list");
+        return NULL;
     }
+    if (!list.count) return NULL;
     if (count) *count = list.count;
     return list.items;
 }
 
-/* Removes every hook of `list`; `*removed` gets how many this call removed. */
-static ic_status remove_listed(hook_list list, size_t *removed)
+/* Removes every hook of an object or class on `sel`, a bounded batch at a time (collected into a
+ * buffer on the stack), so that it allocates nothing to list them and cannot fail halfway; each
+ * removal is ic_intercept_remove_observer's, which cannot fail. Hooks added meanwhile by other
+ * threads may be left: at most the count found at the start is removed. */
+static void remove_hooks(ic_id obj, const ic_class *cls, ic_sel sel, size_t *removed)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < list.count; i++)
-        if (ic_intercept_remove_observer(list.items[i].token) == IC_OK) n++;
-    free(list.items);
+    size_t limit = count_hooks(obj, cls, sel), n = 0;
+    enum { BATCH = 16 };
+    ic_hook_info batch[BATCH];
+    bool more = limit != 0;
+    while (more && n < limit) {
+        hook_list list = {.items = batch, .capacity = BATCH, .fixed = true};
+        collect_hooks(&list, obj, cls, sel);
+        for (size_t i = 0; i < list.count && n < limit; i++)
+            if (ic_intercept_remove_observer(list.items[i].token) == IC_OK) n++;
+        more = list.more;
+    }
     if (removed) *removed = n;
-    if (list.failed) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory listing hooks");
-    return IC_OK;
 }
 
 bool ic_hook_object_is_hooked(ic_id obj, ic_sel sel)
 {
-    hook_list list = object_hooks(obj, sel);
-    free(list.items);
-    return list.count != 0;
+    return obj && count_hooks(obj, NULL, sel) != 0;
 }
 
 bool ic_hook_class_is_hooked(ic_class *cls, ic_sel sel)
 {
-    hook_list list = class_hooks(cls, sel);
-    free(list.items);
-    return list.count != 0;
+    return cls && count_hooks(NULL, cls, sel) != 0;
 }
 
 ic_hook_info *ic_hook_object_copy_list(ic_id obj, size_t *count)
 {
-    return hand_over(object_hooks(obj, NULL), count);
+    if (!obj) {
+        if (count) *count = 0;
+        return NULL;
+    }
+    return copy_hooks(obj, NULL, count);
 }
 
 ic_hook_info *ic_hook_class_copy_list(ic_class *cls, size_t *count)
 {
-    return hand_over(class_hooks(cls, NULL), count);
+    if (!cls) {
+        if (count) *count = 0;
+        return NULL;
+    }
+    return copy_hooks(NULL, cls, count);
 }
 
 ic_status ic_hook_object_remove_all(ic_id obj, ic_sel sel, size_t *removed)
 {
     if (removed) *removed = 0;
     if (!obj) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_object_remove_all: object is NULL");
-    return remove_listed(object_hooks(obj, sel), removed);
+    remove_hooks(obj, NULL, sel, removed);
+    return IC_OK;
 }
 
 ic_status ic_hook_class_remove_all(ic_class *cls, ic_sel sel, size_t *removed)
 {
     if (removed) *removed = 0;
     if (!cls) return ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_hook_class_remove_all: class is NULL");
-    return remove_listed(class_hooks(cls, sel), removed);
+    remove_hooks(NULL, cls, sel, removed);
+    return IC_OK;
 }
 
 ic_intercept_path ic_intercept_path_of(ic_id obj, ic_sel sel)

@@ -15,6 +15,15 @@ struct ic_arena_chunk {
     alignas(16) unsigned char bytes[];
 };
 
+void ic_arena_init_in(ic_arena *arena, void *buffer, size_t size)
+{
+    ic_arena_chunk *chunk = buffer;
+    chunk->next = NULL;
+    chunk->used = 0;
+    chunk->capacity = size - sizeof *chunk;
+    arena->chunks = arena->borrowed = chunk;
+}
+
 void *ic_arena_alloc(ic_arena *arena, size_t size)
 {
     size = IC_ALIGN_UP(size ? size : 1, 16);
@@ -46,8 +55,8 @@ void ic_arena_free(ic_arena *arena)
     ic_arena_chunk *chunk = arena->chunks;
     while (chunk) {
         ic_arena_chunk *next = chunk->next;
-        free(chunk);
+        if (chunk != arena->borrowed) free(chunk);
         chunk = next;
     }
-    arena->chunks = NULL;
+    arena->chunks = arena->borrowed = NULL;
 }

@@ -10,13 +10,18 @@
 typedef struct ic_arena_chunk ic_arena_chunk;
 
 typedef struct ic_arena {
-    ic_arena_chunk *chunks; /* newest first */
+    ic_arena_chunk *chunks;   /* newest first */
+    ic_arena_chunk *borrowed; /* the caller's first chunk (ic_arena_init_in): never freed */
 } ic_arena;
 
 #define IC_ARENA_INIT                                                                              \
     {                                                                                              \
-        NULL                                                                                       \
+        NULL, NULL                                                                                 \
     }
+
+/* An arena whose first chunk is the caller's `buffer` (`size` bytes, 16-byte aligned, outliving
+ * the arena): what fits in it takes nothing from the heap (parsing a type on the stack). */
+IC_PRIVATE void ic_arena_init_in(ic_arena *arena, void *buffer, size_t size);
 
 /* `size` zeroed bytes, 16-byte aligned, or NULL if memory ran out. */
 IC_PRIVATE void *ic_arena_alloc(ic_arena *arena, size_t size);

@@ -204,10 +204,12 @@ typedef struct ic_hook_info {
  * class's hooks, nor rx observers), or of a class (added with ic_hook_class or
  * ic_hook_class_deallocated on exactly `cls`): whether `sel` has one (NULL: any selector), a
  * copy of the list (call order per selector: before, instead, after; `*count` gets its length;
- * free() it; NULL when empty or out of memory), or all removed at once, as ic_hook_remove
- * removes each (`sel` NULL: every selector; `*removed`, if not NULL, gets how many). The
- * answers are a snapshot: hooks added or removed by other threads meanwhile may or may not be in
- * them. Errors (remove_all): IC_ERR_INVALID_ARGUMENT (NULL object or class).
+ * free() it; NULL when empty, or out of memory with IC_ERR_OUT_OF_MEMORY as the last error), or
+ * all removed at once, as ic_hook_remove removes each (`sel` NULL: every selector; `*removed`,
+ * if not NULL, gets how many). The answers are a snapshot: hooks added or removed by other
+ * threads meanwhile may or may not be in them. The "is hooked" questions allocate nothing, and
+ * "remove all" needs no memory to list the hooks (it takes them in batches on the stack), so it
+ * cannot fail halfway. Errors (remove_all): IC_ERR_INVALID_ARGUMENT (NULL object or class).
  */
 IC_EXPORT bool ic_hook_object_is_hooked(ic_id obj, ic_sel sel);
 IC_EXPORT bool ic_hook_class_is_hooked(ic_class *cls, ic_sel sel);

@@ -23,5 +23,8 @@
 #include "ic_closure.h"
 #include "ic_intercept.h"
 #include "ic_hook.h"
+#include "ic_observe.h"
+#include "ic_hook_every.h"
+#include "ic_describe.h"
 
 #endif /* INTERCEPTION_H */
