@@ -84,8 +84,11 @@ where Observer.Element == Inner.Element {
     @exclusivity(unchecked) private var activeCount = 0
     @exclusivity(unchecked) private var sourceDone = false
     @exclusivity(unchecked) private var waiting = RxQueue<Inner>()
-    @exclusivity(unchecked) fileprivate var firstInner: InnerObserver?
-    @exclusivity(unchecked) fileprivate var lastInner: InnerObserver?
+    // The ends of the list of inner observers. Its links are typed `AnyObject?` (always
+    // `InnerObserver`s) because an optional of this generic class looked up its metadata on
+    // each access, twice per inner sequence (perf).
+    @exclusivity(unchecked) private var firstInner: AnyObject?
+    @exclusivity(unchecked) private var lastInner: AnyObject?
     // Set once the inner subscriptions were disposed: later inner sequences are not subscribed.
     @exclusivity(unchecked) private var innersDisposed = false
     private let group = CompositeDisposable()
@@ -159,7 +162,7 @@ where Observer.Element == Inner.Element {
         }
         entry.previous = lastInner
         if let lastInner {
-            lastInner.next = entry
+            Self.inner(lastInner).next = entry
         } else {
             firstInner = entry
         }
@@ -177,18 +180,23 @@ where Observer.Element == Inner.Element {
         }
     }
 
+    @inline(__always)
+    private static func inner(_ object: AnyObject) -> InnerObserver {
+        unsafeDowncast(object, to: InnerObserver.self)
+    }
+
     /// Removes `entry` from the list and returns its subscription, if it has one yet. Call with
     /// `lock` held.
     private func unlink(_ entry: InnerObserver) -> Disposable? {
         guard entry.isLinked else { return nil }
         entry.isLinked = false
         if let next = entry.next {
-            next.previous = entry.previous
+            Self.inner(next).previous = entry.previous
         } else {
             lastInner = entry.previous
         }
         if let previous = entry.previous {
-            previous.next = entry.next
+            Self.inner(previous).next = entry.next
         } else {
             firstInner = entry.next
         }
@@ -206,7 +214,7 @@ where Observer.Element == Inner.Element {
         lock.lock()
         innersDisposed = true
         while let entry = firstInner {
-            if let subscription = unlink(entry) {
+            if let subscription = unlink(Self.inner(entry)) {
                 subscriptions.append(subscription)
             }
         }
@@ -263,8 +271,9 @@ where Observer.Element == Inner.Element {
 
     let parent: MergeSink<SourceElement, Inner, Observer>
     @exclusivity(unchecked) var isLinked = false
-    @exclusivity(unchecked) var next: MergeInner?
-    @exclusivity(unchecked) unowned(unsafe) var previous: MergeInner?
+    // Typed `AnyObject?` for the reason given at `MergeSink.firstInner`.
+    @exclusivity(unchecked) var next: AnyObject?
+    @exclusivity(unchecked) unowned(unsafe) var previous: AnyObject?
     @exclusivity(unchecked) var subscription: Disposable?
 
     init(parent: MergeSink<SourceElement, Inner, Observer>) {
