@@ -41,8 +41,12 @@ let package = Package(
                 "README.md", "support/README.md", "types/README.md", "runtime/README.md",
                 "ffi/README.md", "engine/README.md", "engine/tools",
             ],
+            // Public headers live in include/interception/ (installed as <interception/…>); the
+            // runtime's own files include them by name. include/module.modulemap makes the Swift
+            // module: the umbrella header plus ic_bindings.h, which C users include explicitly.
             cSettings: [
-                .define("_GNU_SOURCE")
+                .define("_GNU_SOURCE"),
+                .headerSearchPath("include/interception"),
             ]
         ),
         // TRACE_RESOURCES turns on RxCore's debug resource counter (`Resources.total`), which the

@@ -2,7 +2,8 @@
 # Builds the C library with CMake, installs it into a temporary prefix, and builds the README's C
 # example (Examples/c-counter/main.c) against the installed library four ways: pkg-config with the
 # shared library (run through LD_LIBRARY_PATH), pkg-config --static with libinterception.a, and
-# find_package(Interception) with each of the two exported targets. Then runs
+# find_package(Interception) with each of the two exported targets. Checks the installed header
+# layout (include/interception/, ic_bindings.h kept out of the umbrella header). Then runs
 # Examples/c-zombie/main.c with IC_ZOMBIES=1 and checks the trap message. Exits non-zero on any
 # failure. Set KEEP=1 to keep the temporary directory.
 set -euo pipefail
@@ -25,6 +26,31 @@ LIBDIR=$(sed -n 's/^libdir=//p' "$WORK/build/interception.pc" | sed "s|\${exec_p
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 echo "interception $(pkg-config --modversion interception), soname" \
     "$(readelf -d "$LIBDIR/libinterception.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')"
+
+say "installed headers: under include/interception/, the bindings' entry points out of the umbrella"
+INCLUDEDIR=$PREFIX/include
+[ -f "$INCLUDEDIR/interception/interception.h" ] || { echo "no include/interception/interception.h" >&2; exit 1; }
+[ -f "$INCLUDEDIR/interception/ic_bindings.h" ] || { echo "no include/interception/ic_bindings.h" >&2; exit 1; }
+if ls "$INCLUDEDIR"/*.h >/dev/null 2>&1; then
+    echo "headers installed flat into include/: $(ls "$INCLUDEDIR"/*.h)" >&2
+    exit 1
+fi
+# The umbrella header must not declare what only language bindings use (ic_bindings.h).
+# shellcheck disable=SC2046
+"$CC" -std=gnu11 -E $(pkg-config --cflags interception) -x c - <<<'#include <interception/interception.h>' \
+    >"$WORK/umbrella.i"
+for name in ic_send_cache_lookup ic_binding_thread ic_autorelease_parked ic_invocation_head \
+    ic_closure_imp_create_with_registers ic_closure_register_fn; do
+    if grep -q "\b$name\b" "$WORK/umbrella.i"; then
+        echo "<interception/interception.h> exposes $name (it belongs to ic_bindings.h)" >&2
+        exit 1
+    fi
+done
+# shellcheck disable=SC2046
+"$CC" -std=gnu11 -E $(pkg-config --cflags interception) -x c - <<<'#include <interception/ic_bindings.h>' \
+    >"$WORK/bindings.i"
+grep -q '\bic_send_cache_lookup\b' "$WORK/bindings.i" ||
+    { echo "ic_bindings.h does not declare the send cache" >&2; exit 1; }
 
 # Runs an example binary and checks it exits 0 and prints what the README says.
 check_run() {

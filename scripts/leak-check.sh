@@ -22,7 +22,7 @@ VALGRIND_OBJECTS=${2:-$OBJECTS}
 CC=${CC:-$(dirname "$(readlink -f "$(command -v swift)")")/clang}
 OUT=$ROOT/.build-leak
 RUNTIME=$ROOT/CSources/CInterception
-COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" $(pkg-config --cflags libffi))
+COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" -I"$RUNTIME/include/interception" $(pkg-config --cflags libffi))
 
 # build <directory> <flags...>: compiles the runtime and the driver into <directory>/driver,
 # one compiler per core. trampolines.c (505 generated functions, half a minute with AddressSanitizer)

@@ -4,7 +4,7 @@
 #ifndef ICB_TARGETS_H
 #define ICB_TARGETS_H
 
-#include <interception.h>
+#include <interception/interception.h>
 
 typedef struct icb_vec3 {
     double x, y, z;

@@ -1,4 +1,4 @@
-#include <interception.h>
+#include <interception/interception.h>
 #include <stdio.h>
 
 static int add(ic_id self, ic_sel _cmd, int x)

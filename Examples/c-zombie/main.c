@@ -3,7 +3,7 @@
  * "-[Counter add:] sent to deallocated instance 0x..." instead of reading freed memory.
  * (scripts/c-example.sh runs it that way and checks the message.)
  */
-#include <interception.h>
+#include <interception/interception.h>
 #include <stdio.h>
 
 static int add(ic_id self, ic_sel _cmd, int x)

@@ -16,7 +16,7 @@
  *   - a refused encoding reports a position inside the string.
  * Build and run: Fuzz/encoding/run.sh [seconds].
  */
-#include <interception.h>
+#include <interception/interception.h>
 
 #include <stdio.h>
 #include <stdlib.h>

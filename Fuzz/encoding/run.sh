@@ -23,7 +23,7 @@ mkdir -p "$BIN" "$OUT/corpus" "$OUT/artifacts"
 # Objective-C-style runtime does (the same exclusion as .ci/run's UBSan run).
 FLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-sanitize=function
-    -I"$ROOT/CSources/CInterception/include"
+    -I"$ROOT/CSources/CInterception/include" -I"$ROOT/CSources/CInterception/include/interception"
     $(pkg-config --cflags libffi))
 OBJ=$BIN/fuzz-encoding.objects
 rm -rf "$OBJ" && mkdir -p "$OBJ"
@@ -34,7 +34,7 @@ jobs=()
 for source in $(find "$ROOT/CSources/CInterception" -name '*.c' | sort) "$ROOT/Fuzz/encoding/fuzz_encoding.c"; do
     flags=("${FLAGS[@]}")
     if [ "$(basename "$source")" = trampolines.c ]; then
-        flags=(-O0 -std=gnu11 -D_GNU_SOURCE -I"$ROOT/CSources/CInterception/include"
+        flags=(-O0 -std=gnu11 -D_GNU_SOURCE -I"$ROOT/CSources/CInterception/include" -I"$ROOT/CSources/CInterception/include/interception"
             -I"$ROOT/CSources/CInterception" $(pkg-config --cflags libffi))
     fi
     "$CC" "${flags[@]}" -c "$source" -o "$OBJ/$(basename "$source" .c).o" &

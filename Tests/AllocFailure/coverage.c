@@ -1,8 +1,9 @@
 /*
- * coverage.c — the public C functions (CSources/CInterception/include/, IC_EXPORT), one line
- * each: swept (a case of cases_*.c names it: its allocations are failed in turn, or it is checked
- * to make none) or why not. run.sh fails if this list and the headers' exports differ, so a new
- * public function needs a line here, and a case unless it says why not ({"name", "reason"}).
+ * coverage.c — the public C functions (CSources/CInterception/include/interception/,
+ * IC_EXPORT), one line each: swept (a case of cases_*.c names it: its allocations are failed in
+ * turn, or it is checked to make none) or why not. run.sh fails if this list and the headers'
+ * exports differ, so a new public function needs a line here, and a case unless it says why not
+ * ({"name", "reason"}).
  */
 #include "coverage.h"
 

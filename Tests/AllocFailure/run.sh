@@ -35,7 +35,7 @@ NOT_ALLOCATING=(abort bcmp fflush fputc free fwrite getenv memchr memcpy memmove
     ffi_type_sint32 ffi_type_sint64 ffi_type_sint8 ffi_type_uint16 ffi_type_uint32 ffi_type_uint64
     ffi_type_uint8 ffi_type_void)
 
-COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" $(pkg-config --cflags libffi))
+COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" -I"$RUNTIME/include/interception" $(pkg-config --cflags libffi))
 SANITIZE=(-O1 -g -fno-omit-frame-pointer -fsanitize=address)
 mkdir -p "$OUT/runtime" "$OUT/sweep"
 
@@ -81,7 +81,7 @@ for symbol in $(nm -u "$OUT"/runtime/*.o | awk '$1 == "U" { print $2 }' | sort -
     status=1
 done
 # 2. coverage.c lists exactly the exported functions.
-exported=$(cat "$RUNTIME"/include/*.h | tr '\n' ' ' | grep -oE 'IC_EXPORT [^;{]*\(' |
+exported=$(cat "$RUNTIME"/include/interception/*.h | tr '\n' ' ' | grep -oE 'IC_EXPORT [^;{]*\(' |
     grep -oE '\bic_[a-z_0-9]+ *\($' | tr -d ' (' | sort -u)
 listed=$(grep -oE '^ *(SWEPT\(ic_[a-z_0-9]+\)|\{"ic_[a-z_0-9]+")' "$HERE/coverage.c" |
     grep -oE 'ic_[a-z_0-9]+' | sort -u)

@@ -1,7 +1,8 @@
 /*
  * sweep.h — the allocation-failure sweep: what a case is, and the helpers cases share.
  *
- * Area: every public function of CSources/CInterception/include/ that can allocate.
+ * Area: every public function of CSources/CInterception/include/interception/ (the
+ * umbrella header and ic_bindings.h) that can allocate.
  * Purpose: each failure of an allocation inside a public operation returns a clean error (the
  * status or NULL, with IC_ERR_OUT_OF_MEMORY as the last error) or is absorbed (the operation
  * succeeds anyway), leaves nothing half done (what the operation would have changed is unchanged,
@@ -19,7 +20,8 @@
 #ifndef AF_SWEEP_H
 #define AF_SWEEP_H
 
-#include <interception.h>
+#include <interception/interception.h>
+#include <interception/ic_bindings.h>
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -19,7 +19,9 @@
 #ifndef CM_H
 #define CM_H
 
-#include <interception.h>
+#include <interception/interception.h>
+/* Register closures and the invocation head, for the matrix's closure ways. */
+#include <interception/ic_bindings.h>
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -14,7 +14,7 @@
  *
  * Usage: driver [objects] [threads]   (defaults: 1000000 objects over 2 threads)
  */
-#include <interception.h>
+#include <interception/interception.h>
 
 #include <malloc.h>
 #include <pthread.h>

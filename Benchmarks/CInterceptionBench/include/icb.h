@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <interception.h>
+#include <interception/interception.h>
 
 typedef struct icb_case icb_case;
 

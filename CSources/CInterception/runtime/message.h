@@ -1,5 +1,5 @@
 /*
- * message.h — message lookup internals (the public half is include/ic_message.h).
+ * message.h — message lookup internals (the public half is include/interception/ic_message.h).
  *
  * The runtime resolves selectors that no class implements through a resolver that the layer
  * above it (ffi/forward.c: forwarding closures) provides. The runtime does not include that

@@ -1,5 +1,5 @@
 /*
- * send_cache.c — the bindings' cache of checked call shapes (include/ic_send_cache.h).
+ * send_cache.c — the bindings' cache of checked call shapes (include/interception/ic_send_cache.h).
  *
  * A direct-mapped table of entry pointers in static storage: its address is a link-time
  * constant, so a lookup reaches a slot with no load before it. The lookup's two chains are

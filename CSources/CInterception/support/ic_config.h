@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "interception.h"
+#include "ic_bindings.h"
 
 /* Internal functions shared between files of the runtime: hidden from the dynamic symbol
  * table. */

@@ -5,7 +5,7 @@
 #ifndef ICT_CLASSES_H
 #define ICT_CLASSES_H
 
-#include <interception.h>
+#include <interception/interception.h>
 
 /* A text log a test owns; appended to by test classes while objects die. Not thread-safe: one
  * log per test. */

@@ -13,7 +13,7 @@
 #ifndef ICT_MATRIX_H
 #define ICT_MATRIX_H
 
-#include <interception.h>
+#include <interception/interception.h>
 
 #define ICT_MATRIX_MAX_ARITY 16 /* arguments after self and _cmd (the register-edge family) */
 #define ICT_MATRIX_MAX_VALUE 48 /* bytes of the largest type (the 40-byte struct) */

@@ -10,7 +10,7 @@
 #ifndef ICT_TYPES_H
 #define ICT_TYPES_H
 
-#include <interception.h>
+#include <interception/interception.h>
 
 typedef struct ict_type_case {
     const char *name;     /* "int", "struct_ff", ... */

@@ -185,27 +185,6 @@ IC_EXPORT void ic_autorelease_pool_pop(size_t mark);
 /* How many values are parked on the calling thread (for tests and diagnostics). */
 IC_EXPORT size_t ic_autorelease_pool_count(void);
 
-/* How many values are parked on all threads. Read it only through the inline functions below
- * (relaxed atomic loads); the runtime writes it atomically. */
-IC_EXPORT extern size_t ic_autorelease_parked;
-
-/* ic_autorelease_pool_push, without a call when nothing is parked on any thread: then this thread's
- * depth is 0 too (its own parks and pops are ordered before its later loads of the count). For
- * bindings that take a mark around every call. */
-static inline size_t ic_autorelease_pool_mark(void)
-{
-    return __atomic_load_n(&ic_autorelease_parked, __ATOMIC_RELAXED) == 0
-               ? 0
-               : ic_autorelease_pool_push();
-}
-
-/* ic_autorelease_pool_pop, without a call when nothing is parked on any thread. */
-static inline void ic_autorelease_pool_drain(size_t mark)
-{
-    if (__atomic_load_n(&ic_autorelease_parked, __ATOMIC_RELAXED) != 0)
-        ic_autorelease_pool_pop(mark);
-}
-
 /* ---------------------------------------------------------------------------------------------
  * Weak references
  *

@@ -59,43 +59,6 @@ IC_EXPORT ic_status ic_invocation_set_argument(ic_invocation *inv, size_t index,
 /* Direct pointer to argument `index`'s storage, or NULL if out of range. */
 IC_EXPORT void *ic_invocation_argument_pointer(const ic_invocation *inv, size_t index);
 
-/* The leading fields of every invocation, public only so that the inline accessor below needs
- * no call (bindings read a method's arguments through it on every call of a closure IMP or
- * observer). Read-only: the runtime fills them; everything else about an invocation stays
- * private. */
-typedef struct ic_invocation_head {
-    const ic_signature *signature;
-    void *const *args; /* arg_count pointers to each argument's storage */
-    void *ret;
-    uint32_t flags;
-    uint32_t arg_count;
-    /* Bytes ic_invocation_set_return_value_inline may store as they are: the return size, or 0
-     * when there is no return storage or the runtime must widen the value (a libffi closure's
-     * return buffer takes a narrow integer widened to a register). */
-    uint32_t plain_ret_size;
-} ic_invocation_head;
-
-/* ic_invocation_argument_pointer, inline: the same answer, NULL for a NULL invocation or an
- * index out of range, without a call. */
-static inline void *ic_invocation_argument_pointer_inline(const ic_invocation *inv, size_t index)
-{
-    const ic_invocation_head *head = (const ic_invocation_head *)(const void *)inv;
-    return head && index < head->arg_count ? head->args[index] : (void *)0;
-}
-
-/* ic_invocation_set_return_value, inline, for a value of `size` bytes: stores it and returns 1
- * when `size` is the return size and the storage takes the bytes as they are; returns 0 and
- * stores nothing otherwise (a NULL argument, another size, void, a storage that needs widening):
- * then call ic_invocation_set_return_value. */
-static inline int ic_invocation_set_return_value_inline(ic_invocation *inv, const void *value,
-                                                        size_t size)
-{
-    const ic_invocation_head *head = (const ic_invocation_head *)(const void *)inv;
-    if (!head || !value || size == 0 || size != head->plain_ret_size) return 0;
-    __builtin_memcpy(head->ret, value, size);
-    return 1;
-}
-
 /* Copies the return value into `*out` (ic_signature_return_size bytes; nothing for void). */
 IC_EXPORT ic_status ic_invocation_get_return_value(const ic_invocation *inv, void *out);
 
