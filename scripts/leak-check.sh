@@ -25,8 +25,8 @@ RUNTIME=$ROOT/CSources/CInterception
 COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" -I"$RUNTIME/include/interception" $(pkg-config --cflags libffi))
 
 # build <directory> <flags...>: compiles the runtime and the driver into <directory>/driver,
-# one compiler per core. trampolines.c (505 generated functions, half a minute with AddressSanitizer)
-# is compiled without sanitizer flags: leaks are found through the allocator, which the
+# one compiler per core. trampolines_<R>.c (505 generated functions, half a minute with AddressSanitizer)
+# are compiled without sanitizer flags: leaks are found through the allocator, which the
 # sanitizer's runtime replaces whatever the instrumentation.
 build() {
     local dir=$1
@@ -35,7 +35,7 @@ build() {
     local jobs=() source flags
     for source in $(find "$RUNTIME" -name '*.c' | sort) "$ROOT/scripts/leak-check/driver.c"; do
         flags=("$@")
-        if [ "$(basename "$source")" = trampolines.c ]; then flags=(-O1 -gdwarf-4); fi
+        if [[ "$(basename "$source")" == trampolines_?.c ]]; then flags=(-O1 -gdwarf-4); fi
         "$CC" "${COMMON[@]}" "${flags[@]}" -c "$source" -o "$dir/$(basename "$source" .c).o" &
         jobs+=($!)
         if [ "${#jobs[@]}" -ge "$(nproc)" ]; then

@@ -27,13 +27,13 @@ FLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE
     $(pkg-config --cflags libffi))
 OBJ=$BIN/fuzz-encoding.objects
 rm -rf "$OBJ" && mkdir -p "$OBJ"
-# One compiler per core: the runtime is two dozen files. trampolines.c (505 generated typed
-# functions) takes half a minute to compile with sanitizers and is never reached from here (no
-# object is intercepted): it is compiled plain, in a second.
+# One compiler per core: the runtime is two dozen files. trampolines_<R>.c (505 generated typed
+# functions) take half a minute to compile with sanitizers and are never reached from here (no
+# object is intercepted): they are compiled plain, in a second.
 jobs=()
 for source in $(find "$ROOT/CSources/CInterception" -name '*.c' | sort) "$ROOT/Fuzz/encoding/fuzz_encoding.c"; do
     flags=("${FLAGS[@]}")
-    if [ "$(basename "$source")" = trampolines.c ]; then
+    if [[ "$(basename "$source")" == trampolines_?.c ]]; then
         flags=(-O0 -std=gnu11 -D_GNU_SOURCE -I"$ROOT/CSources/CInterception/include" -I"$ROOT/CSources/CInterception/include/interception"
             -I"$ROOT/CSources/CInterception" $(pkg-config --cflags libffi))
     fi

@@ -1,6 +1,7 @@
 /*
- * trampoline_keys.c — the trampoline table's keys, from the runtime's generated trampolines.def,
- * so the tests exercise exactly the signatures the runtime has trampolines for.
+ * trampoline_keys.c — the trampoline tables' keys, from the runtime's generated lists
+ * (trampolines_<R>.def), so the tests exercise exactly the signatures the runtime has
+ * trampolines for.
  */
 #include "ict_types.h"
 
@@ -10,7 +11,11 @@ static const char *const keys[] = {
 #define IC_TRAMPOLINE2(R, A, B)       #R ":" #A #B,
 #define IC_TRAMPOLINE3(R, A, B, C)    #R ":" #A #B #C,
 #define IC_TRAMPOLINE4(R, A, B, C, D) #R ":" #A #B #C #D,
-#include "../../CSources/CInterception/engine/trampolines.def"
+#include "../../CSources/CInterception/engine/trampolines_v.def"
+#include "../../CSources/CInterception/engine/trampolines_i.def"
+#include "../../CSources/CInterception/engine/trampolines_q.def"
+#include "../../CSources/CInterception/engine/trampolines_f.def"
+#include "../../CSources/CInterception/engine/trampolines_d.def"
 };
 
 const char *const *ict_trampoline_keys(size_t *count)

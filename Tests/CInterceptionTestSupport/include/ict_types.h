@@ -45,7 +45,7 @@ const void *ict_taken(void);
 #endif /* ICT_TYPES_H */
 
 /* The keys of the runtime's optimized trampolines ("<return class>:<argument classes>", e.g.
- * "i:qd"), read from the same generated table the runtime compiles (trampolines.def). */
+ * "i:qd"), read from the same generated table the runtime compiles (trampolines_<R>.def). */
 const char *const *ict_trampoline_keys(size_t *count);
 
 /* Sends `sel` to `receiver` as signed char (signed char) and returns the result widened to int by
