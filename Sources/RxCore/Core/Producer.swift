@@ -51,10 +51,12 @@ class ParameterProducer<Parameters, Element>: Producer<Element> {
 
 /// A ``ParameterProducer`` for an operator over one source: `source` is kept apart from the
 /// other parameters so that `run` can subscribe a sink to it with ``run(_:)``.
+@usableFromInline
 class SourceProducer<Source, Parameters, Element>: Producer<Element> {
     final let source: Observable<Source>
     final let parameters: Parameters
 
+    @usableFromInline
     init(_ source: Observable<Source>, _ parameters: Parameters) {
         self.source = source
         self.parameters = parameters

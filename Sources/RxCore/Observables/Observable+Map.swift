@@ -1,6 +1,11 @@
 extension ObservableType {
     /// Transforms each element with `transform`. An error thrown by `transform` terminates the
     /// sequence with that error.
+    ///
+    /// Inlinable so that the caller, which knows the element types, creates the sequence: made in
+    /// generic code, each `map` looked up the metadata of its class (a hash-table probe), a cost
+    /// paid per single in `Single.just(x).map(f).subscribe(...)`.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         Map(asObservable(), transform)
     }
@@ -27,7 +32,8 @@ private final class MapSink<Source, Observer: ObserverType>: ElementSink<Observe
     }
 }
 
-private final class Map<Source, Result>: SourceProducer<Source, (Source) throws -> Result, Result> {
+@usableFromInline
+final class Map<Source, Result>: SourceProducer<Source, (Source) throws -> Result, Result> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {

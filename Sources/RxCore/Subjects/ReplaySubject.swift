@@ -8,22 +8,22 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
     // `buffer`, except with a buffer size of 1 (`share(replay: 1)`, the common case), where the
     // one element lives in `last` while `hasLast`. Why: `RxQueue` stores optionals, and in this
     // generic code each access to an `Element?` looks up the optional's metadata (perf: most of
-    // a `ReplaySubject` event).
+    // a `ReplaySubject` event). `last` is allocated whatever the buffer size and used only when
+    // `keepsOnlyLast`: an optional pointer cost a lookup of its metadata on every element too.
     @exclusivity(unchecked) private var buffer = RxQueue<Element>()
-    private let last: UnsafeMutablePointer<Element>?
+    private let keepsOnlyLast: Bool
+    private let last = UnsafeMutablePointer<Element>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasLast = false
 
     private init(bufferSize: Int?) {
         self.bufferSize = bufferSize
-        last = bufferSize == 1 ? .allocate(capacity: 1) : nil
+        keepsOnlyLast = bufferSize == 1
         super.init()
     }
 
     deinit {
-        if let last {
-            if hasLast { last.deinitialize(count: 1) }
-            last.deallocate()
-        }
+        if hasLast { last.deinitialize(count: 1) }
+        last.deallocate()
     }
 
     /// Creates a subject that replays the last `bufferSize` elements.
@@ -54,7 +54,7 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
         guard core.lockForEvent() else { return }
-        if let last {
+        if keepsOnlyLast {
             if hasLast {
                 last.pointee = element
             } else {
@@ -79,7 +79,7 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
 
     /// The elements to replay, as events. Call with `core.lock` held.
     private func replayedEvents() -> [Event<Element>] {
-        if let last {
+        if keepsOnlyLast {
             return hasLast ? [.next(last.pointee)] : []
         }
         return buffer.elements.map { Event.next($0) }
@@ -90,7 +90,7 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
     public func dispose() {
         core.dispose {
             buffer.removeAll()
-            if let last, hasLast {
+            if hasLast {
                 last.deinitialize(count: 1)
                 hasLast = false
             }

@@ -47,6 +47,43 @@ extension RxCoreTests {
             #expect(source.subscriptions == [Subscription(200, 230)])
         }
 
+        @Test("flatMap disposes a completed inner at once; on dispose, the source then live inners in order")
+        func disposalOrder() {
+            var log: [String] = []
+            let source = PublishSubject<Int>()
+            let completer = PublishSubject<Int>()
+            func logged(_ name: String, _ upstream: Observable<Int>) -> Observable<Int> {
+                Observable.create { observer in
+                    let subscription = upstream.subscribe(observer)
+                    return Disposables.create {
+                        log.append(name)
+                        subscription.dispose()
+                    }
+                }
+            }
+            var received: [Int] = []
+            let subscription = logged("source", source.asObservable())
+                .flatMap { element -> Observable<Int> in
+                    switch element {
+                    case 1: return logged("1", completer.asObservable())
+                    case 3: return logged("3", Observable.just(3))
+                    default: return logged("\(element)", Observable.never())
+                    }
+                }
+                .subscribe(onNext: { received.append($0) })
+            for element in 0..<4 {
+                source.onNext(element)
+            }
+            #expect(log == ["3"])
+            completer.onCompleted()
+            #expect(log == ["3", "1"])
+            subscription.dispose()
+            #expect(log == ["3", "1", "source", "0", "2"])
+            source.onNext(4)
+            #expect(log == ["3", "1", "source", "0", "2"])
+            #expect(received == [3])
+        }
+
         @Test("The inner sequences of flatMap emitting from several threads are delivered one at a time")
         func concurrentInnerSequencesDoNotOverlap() {
             let subjects = (0..<4).map { _ in PublishSubject<Int>() }

@@ -6,9 +6,11 @@
 /// lives in extensions constrained on `Trait`. A value is built only by this module's creation
 /// functions and conversions, which guarantee the grammar of its trait.
 public struct PrimitiveSequence<Trait, Element> {
+    @usableFromInline
     let source: Observable<Element>
 
     /// Wraps `source`, whose events the caller guarantees to follow `Trait`'s grammar.
+    @usableFromInline
     init(raw source: Observable<Element>) {
         self.source = source
     }

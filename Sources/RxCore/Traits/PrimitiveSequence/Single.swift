@@ -31,6 +31,11 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 
     /// A single that emits `element`.
+    ///
+    /// Inlinable, as `map` and `subscribe(onSuccess:onFailure:onDisposed:)` are, so that the
+    /// caller, which knows the element type, creates the objects of a single's life: made in
+    /// generic code, each looked up the metadata of its class (a hash-table probe).
+    @inlinable
     public static func just(_ element: Element) -> Single<Element> {
         Single(raw: Observable.just(element))
     }
@@ -53,19 +58,25 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// Subscribes closures for the element and the error; `onDisposed` is called once when the
     /// subscription ends.
+    @inlinable
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        subscribeResult(primitiveSequence.source, onDisposed: onDisposed, reportsErrors: onFailure == nil) {
-            event in
-            switch event {
-            case .next(let element): onSuccess?(element)
-            case .error(let error): onFailure?(error)
-            case .completed: rxFatalErrorInDebug("A Single completed without an element")
-            }
+        let callStack = onFailure == nil ? Hooks.subscriptionCallStack() : []
+        guard let onDisposed else {
+            // Nothing to run on disposal: the subscription is the whole disposable.
+            return primitiveSequence.source.subscribe(
+                SingleCallbackObserver(
+                    onSuccess: onSuccess, onFailure: onFailure, disposed: Disposables.create(),
+                    callStack: callStack))
         }
+        let disposed = Disposables.create(with: onDisposed)
+        let subscription = primitiveSequence.source.subscribe(
+            SingleCallbackObserver(
+                onSuccess: onSuccess, onFailure: onFailure, disposed: disposed, callStack: callStack))
+        return Disposables.create(subscription, disposed)
     }
 
     /// Subscribes closures that receive `object` first, while it is alive (held weakly).
@@ -81,6 +92,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 
     /// Transforms the element.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
         Single(raw: primitiveSequence.source.map(transform))
     }
