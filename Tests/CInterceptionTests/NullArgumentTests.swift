@@ -860,6 +860,56 @@ func nullArgumentCases() -> [(function: String, check: (BadInputFixture) -> Void
             }
         ),
         ("ic_intercept_original_class", { _ in #expect(ic_intercept_original_class(nil) == nil) }),
+        // ic_observe.h
+        (
+            "ic_object_observe_key_path",
+            { f in
+                var observation: OpaquePointer? = nil
+                let fn: ic_key_path_observer_fn = { _, _, _ in }
+                expectRefused(ic_object_observe_key_path(nil, "value", "i", 0, fn, nil, nil, &observation))
+                expectRefused(ic_object_observe_key_path(f.obj, nil, "i", 0, fn, nil, nil, &observation))
+                expectRefused(ic_object_observe_key_path(f.obj, "value", nil, 0, fn, nil, nil, &observation))
+                expectRefused(ic_object_observe_key_path(f.obj, "value", "i", 0, nil, nil, nil, &observation))
+                expectRefused(ic_object_observe_key_path(f.obj, "value", "i", 0, fn, nil, nil, nil))
+                #expect(observation == nil)
+            }
+        ),
+        ("ic_key_path_observation_remove", { _ in expectRefused(ic_key_path_observation_remove(nil)) }),
+        ("ic_key_path_observation_is_active", { _ in #expect(!ic_key_path_observation_is_active(nil)) }),
+        // ic_hook_every.h
+        (
+            "ic_object_hook_every_method",
+            { f in
+                var hooked = 7
+                expectRefused(
+                    ic_object_hook_every_method(nil, IC_HOOK_BEFORE, 0, nullCallback, nil, nil, nil, &hooked))
+                #expect(hooked == 0)
+                expectRefused(ic_object_hook_every_method(f.obj, IC_HOOK_BEFORE, 0, nil, nil, nil, nil, nil))
+                #expect(!ic_hook_object_is_hooked(f.obj, f.s))
+            }
+        ),
+        // ic_describe.h
+        (
+            "ic_format_value",
+            { _ in
+                var value: Int32 = 5
+                var buffer = [CChar](repeating: 0, count: 16)
+                #expect(ic_format_value(nil, &value, &buffer, buffer.count) == -1)
+                #expect(statusName(ic_error_status()) == statusName(IC_ERR_INVALID_ARGUMENT))
+                #expect(ic_format_value("i", nil, &buffer, buffer.count) == -1)
+                #expect(ic_format_value("i", &value, nil, 4) == -1)
+                #expect(ic_format_value("i", &value, nil, 0) == 1)  // only the length, as snprintf
+            }
+        ),
+        (
+            "ic_invocation_describe",
+            { f in
+                var buffer = [CChar](repeating: 0, count: 16)
+                #expect(ic_invocation_describe(nil, &buffer, buffer.count) == -1)
+                #expect(statusName(ic_error_status()) == statusName(IC_ERR_INVALID_ARGUMENT))
+                #expect(ic_invocation_describe(f.inv, nil, 4) == -1)
+            }
+        ),
         (
             "ic_hook_object",
             { f in

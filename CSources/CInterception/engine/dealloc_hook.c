@@ -111,7 +111,7 @@ void ic_dealloc_class_hooked(const ic_class_hook *hook, void **ffi_args)
     ic_imp original = ic_class_hook_original(hook, args);
     run_layer(slot, args, IC_INV_CLOSURE_RETURN, original);
     /* The class's after-dealloc hooks: after hooks of this record, whose call function
-     * (intercept.c, deallocated_adapter) reads the address and the class from the frame. */
+     * (ic_intercept_deallocated_adapter) reads the address and the class from the frame. */
     ic_hook_after(slot, args, NULL, IC_INV_CLOSURE_RETURN);
     end_call(&call);
 }

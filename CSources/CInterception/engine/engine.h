@@ -202,7 +202,7 @@ struct ic_observer {
     bool hook;             /* added by ic_hook_* (listed, counted by "is hooked", removed by
                               "remove all"); rx observers are not */
     bool after_dealloc;    /* an after-dealloc hook: `deallocated_fn` is the user's function */
-    ic_observer_fn fn;     /* what a call runs: the user's, one_shot_adapter or dealloc_adapter */
+    ic_observer_fn fn;     /* what a call runs: the user's, a hook_api.c or intercept.c adapter */
     void *call_context;    /* what `fn` gets: the user's context, or the observer itself */
     /* Its removal or its object's teardown retires it through this node: in the first line,
      * which both read anyway. */
@@ -364,6 +364,40 @@ IC_PRIVATE ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel,
  * or added a method). An object in it then stays there when its hooks go, so that the foreign IMP
  * keeps running (SPEC 16.3). */
 IC_PRIVATE bool ic_interception_subclass_has_foreign_locked(ic_class *subclass);
+
+/* ---- the observer registry (intercept.c), shared with the hook API (hook_api.c) ---------------
+ * Every observer and hook has a token in one registry; "_locked": the caller holds
+ * ic_intercept_lock. */
+
+/* A new observer calling `fn(call, context)`, or, with `dealloc_fn`, `dealloc_fn(object,
+ * context)`; NULL when out of memory. Not registered yet. */
+IC_PRIVATE ic_observer *ic_observer_new(ic_hook_position phase, ic_observer_fn fn,
+                                        ic_dealloc_observer_fn dealloc_fn, void *context,
+                                        ic_context_release_fn release);
+/* Registers `o` under a fresh token; false when out of memory. */
+IC_PRIVATE bool ic_observer_register_locked(ic_observer *o);
+/* The registered observer of `token`, or NULL. */
+IC_PRIVATE ic_observer *ic_observer_lookup_locked(ic_observer_token token);
+/* Takes `o`'s token out of the registry (undoing ic_observer_register_locked). */
+IC_PRIVATE void ic_observer_unregister_locked(const ic_observer *o);
+/* Intercepts `sel` on `obj` and adds `o` (phase and callback set) to the object's slot: registry,
+ * snapshot, counts. On failure nothing is left registered and an object this call moved is moved
+ * back. */
+IC_PRIVATE ic_status ic_intercept_attach_locked(ic_observer *o, ic_id obj, ic_sel sel);
+/* Adds `o` to the object's after-dealloc observers (fired by its teardown). On failure nothing
+ * is left registered. */
+IC_PRIVATE ic_status ic_intercept_attach_deallocated_locked(ic_observer *o, ic_id obj);
+/* Publishes `slot`'s observers with `added` included or `removed` left out, in call order (see
+ * intercept.c). On failure nothing changed. */
+IC_PRIVATE ic_status ic_intercept_republish_locked(ic_hook_slot *slot, ic_observer *added,
+                                                   ic_observer *removed);
+/* Removes the observer of `token` (takes the lock itself); `*outcome` gets what
+ * ic_hook_remove_reporting reports. */
+IC_PRIVATE ic_status ic_intercept_remove_reporting(ic_observer_token token, uint32_t *outcome);
+/* Whether `sel` may never be observed or hooked (the runtime's own machinery). */
+IC_PRIVATE bool ic_intercept_is_forbidden(ic_sel sel);
+/* The call function of a class's after-dealloc hook (ic_hook_class_deallocated). */
+IC_PRIVATE void ic_intercept_deallocated_adapter(ic_invocation *call, void *observer);
 
 /* Zeroed memory that starts on a cache line, freed with free(): for what a hooked call reads (a
  * slot, a class-wide record, an observer snapshot's header with its first entries), so that a

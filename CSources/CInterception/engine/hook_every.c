@@ -85,8 +85,11 @@ ic_status ic_object_hook_every_method(ic_id obj, ic_hook_position position, uint
             added++;
         else if (status == IC_ERR_OUT_OF_MEMORY || status == IC_ERR_DEALLOCATING)
             failure = status;
-        else if (skipped)
-            skipped(sels[i], status, ic_error_message(), skipped_context);
+        else if (skipped) {
+            /* A copy: the callback may make calls that overwrite the thread's message. */
+            char message[768];
+            skipped(sels[i], status, ic_error_copy(message, sizeof message), skipped_context);
+        }
     }
     free(sels);
     if (failure != IC_OK) {
