@@ -10,12 +10,12 @@
  *
  * Formats, by type encoding: signed and unsigned integers in decimal (`c` too: it is often a
  * BOOL), `B` as true or false, `f` `d` `D` as the shortest decimal that reads back as the same
- * value (25.5, 0.1, 1e+100, inf, nan), `@` as <Class: 0x...> (the class an intercepted object
- * was made as) or nil, `#` as the class's name or Nil, `:` as @selector(name) or NULL, `*` as
- * the string in double quotes (with \" \\ \n \t and \xHH escapes) or NULL, pointers (`^`, `?`)
- * as 0x... or NULL, a struct as {x, y} with its fields formatted in turn (or {Name} when its
- * fields are not given), an array as [a, b, c], `v` as void. Qualifiers (r n N o O R V) are
- * skipped.
+ * value (25.5, 0.1, 1e+100, inf, nan), `@` as `<Class: 0x...>` (the class an intercepted
+ * object was made as) or nil, `#` as the class's name or Nil, `:` as `@selector(name)` or NULL,
+ * `*` as the string in double quotes (with `\"` `\\` `\n` `\t` and `\xHH` escapes) or NULL,
+ * pointers (`^`, `?`) as 0x... or NULL, a struct as {x, y} with its fields formatted in turn (or
+ * {Name} when its fields are not given), an array as [a, b, c], `v` as void. Qualifiers
+ * (r n N o O R V) are skipped.
  */
 #ifndef IC_DESCRIBE_H
 #define IC_DESCRIBE_H
