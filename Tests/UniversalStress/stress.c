@@ -179,8 +179,17 @@ int main(int argc, char **argv)
     atomic_store(&stop, true);
     for (int i = 0; i < 6; i++)
         pthread_join(threads[i], NULL);
-    if (ic_hook_class_entry_of(hooked_cls, sel_big) != IC_ENTRY_UNIVERSAL) {
+    /* The mutators removed their hooks: the entry is asked with one class hook live (a class
+     * with none answers IC_ENTRY_NONE). */
+    ic_observer_token probe;
+    if (ic_hook_class(hooked_cls, sel_big, IC_HOOK_BEFORE, 0, observe, NULL, NULL, &probe) ||
+        ic_hook_class_entry_of(hooked_cls, sel_big) != IC_ENTRY_UNIVERSAL) {
         fprintf(stderr, "the class-wide hooks did not run the universal class entry\n");
+        return 1;
+    }
+    ic_hook_remove(probe);
+    if (ic_hook_class_entry_of(hooked_cls, sel_big) != IC_ENTRY_NONE) {
+        fprintf(stderr, "the class still reports an entry after its last hook went\n");
         return 1;
     }
     ic_hook_remove(keep[0]);
