@@ -187,6 +187,17 @@ static bool reads_weakly(ic_id object, const char *key)
     return property && (ic_property_attributes(property) & IC_PROPERTY_WEAK);
 }
 
+/* Reads `key` of `object` (+1 for an object). What the getter parks in the calling thread's
+ * autorelease pool (a weak property's value) is released here rather than left to whenever the
+ * setter's thread pops its pool: the observation keeps alive nothing the path does not. */
+static ic_status read_key(ic_id object, const char *key, const char *type, void *out, size_t size)
+{
+    size_t mark = ic_autorelease_pool_push();
+    ic_status status = ic_object_copy_value_for_key(object, key, type, out, size);
+    ic_autorelease_pool_pop(mark);
+    return status;
+}
+
 /* ---- levels */
 
 static void kp_setter_called(ic_invocation *call, void *context);
@@ -245,8 +256,7 @@ static ic_status resolve(kp_observation *o, unsigned from, bool from_attached)
         if (level->status != IC_OK) return level->status;
         ic_id child = NULL;
         if (level->object) {
-            ic_status status =
-                ic_object_copy_value_for_key(level->object, level->key, "@", &child, sizeof child);
+            ic_status status = read_key(level->object, level->key, "@", &child, sizeof child);
             if (status != IC_OK) {
                 detach_from(o, i + 1);
                 level->status = status;
@@ -281,8 +291,7 @@ static ic_observed_value read_value(kp_observation *o, ic_status path_status)
         return (ic_observed_value){.value = NULL, .status = IC_OK};
     if (path_status == IC_OK) path_status = last->status;
     if (path_status != IC_OK) return (ic_observed_value){.value = NULL, .status = path_status};
-    ic_status status =
-        ic_object_copy_value_for_key(last->object, last->key, o->type, o->next, o->size);
+    ic_status status = read_key(last->object, last->key, o->type, o->next, o->size);
     if (status != IC_OK) return (ic_observed_value){.value = NULL, .status = status};
     return (ic_observed_value){.value = o->next, .status = IC_OK};
 }

@@ -44,8 +44,10 @@ private func setString(_ object: OpaquePointer, _ key: String, _ value: String) 
 private func readObject(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {
     var value: OpaquePointer?
     let size = MemoryLayout<OpaquePointer?>.size
+    let mark = ic_autorelease_pool_push()  // a weak property's getter parks its value
     #expect(ic_object_copy_value_for_key(object, key, "@", &value, size) == IC_OK)
     if let value { ic_release(value) }
+    ic_autorelease_pool_pop(mark)
     return value
 }
 
