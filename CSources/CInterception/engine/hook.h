@@ -33,6 +33,20 @@ __attribute__((always_inline)) static inline bool ic_hook_entry_live(const ic_ob
                memory_order_seq_cst);
 }
 
+/* Makes `frame` the frame invocation hooks of `slot` see: over the call's arguments `args` and
+ * return storage `ret` (NULL: none), as ic_invocation_init_frame_exact, and with the return
+ * value's plain size, so that a binding's inline setter (ic_invocation_set_return_value_inline)
+ * stores a result without a call (perf on swift_hook_instead_typed: every Swift instead or after
+ * hook that set the result went out of line). With a `ret` the caller knows is NULL (before
+ * phases) the signature is not read. */
+__attribute__((always_inline)) static inline void
+ic_hook_init_frame(ic_invocation *frame, const ic_hook_slot *slot, void **args, void *ret,
+                   uint32_t frame_flags, uint32_t arg_count)
+{
+    ic_invocation_init_frame_exact(frame, slot->sig, args, ret, frame_flags, arg_count);
+    if (ret) frame->plain_ret_size = ic_invocation_plain_ret_size(slot->sig, frame_flags);
+}
+
 /* Calls one observer of `list` unless it was removed. */
 __attribute__((always_inline)) static inline void
 ic_hook_call(const ic_observer_list *list, const ic_observer_entry *entry, ic_invocation *frame)
@@ -54,7 +68,7 @@ ic_hook_notify_in_section(const ic_hook_slot *slot, void **args, void *ret, uint
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
     if (list) {
         ic_invocation frame;
-        ic_invocation_init_frame_exact(&frame, slot->sig, args, ret, frame_flags, arg_count);
+        ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
         const ic_observer_entry *first = list->items;
         uint32_t count = list->before_count;
         if (phase == IC_OBSERVE_AFTER) {
@@ -175,7 +189,7 @@ ic_hook_run_instead_in_section(const ic_hook_slot *slot, void **args, void *ret,
         .call_original = call_original,
     };
     ic_invocation frame;
-    ic_invocation_init_frame_exact(&frame, slot->sig, args, ret, frame_flags, arg_count);
+    ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
     frame.chain = &chain;
     const ic_observer_entry *outermost = list->outermost_instead;
     if (IC_LIKELY(outermost && ic_hook_entry_live(list, outermost)))

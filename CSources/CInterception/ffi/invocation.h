@@ -60,7 +60,9 @@ ic_invocation_init_frame_exact(ic_invocation *inv, const ic_signature *sig, void
     inv->flags = IC_INV_FRAME | flags;
     inv->arg_count = arg_count;
     /* No inline return stores (ic_invocation_set_return_value_inline answers 0 and the exported
-     * setter runs): the caller knows the result's register class, not its size. */
+     * setter runs) unless the caller sets the size: a typed trampoline knows the result's
+     * register class, not its size (its hooks' frames take it from the signature:
+     * ic_hook_init_frame, engine/hook.h). */
     inv->plain_ret_size = 0;
     inv->chain = NULL;
 }

@@ -15,7 +15,9 @@ import CInterception
 // non-variadic overload above a variadic one, so closures of one to four arguments land here;
 // longer ones (and the receiver-only and parameterless short forms, HookTarget+ShortForms.swift)
 // keep theirs. None of these can hook `dealloc` (it has no arguments), so the receiver is never
-// a deallocating one. Hidden from the documentation: for a reader they are the pack forms.
+// a deallocating one, except the no-argument forms of a result-taking after hook and of instead
+// hooks (at the end: their closures differ from the short forms'), which check the selector once.
+// Hidden from the documentation: for a reader they are the pack forms.
 extension HookTarget {
     @_documentation(visibility: internal)
     @inlinable @discardableResult
@@ -454,6 +456,57 @@ extension HookTarget {
                         _ = ic_hook_call_original(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
                     MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+        }
+    }
+
+    // No arguments: an after hook taking the result, and instead hooks.
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookAfter<R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ result: R, RuntimeObject) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding)
+        let returnsObject = R.runtimeEncoding == "@"
+        let dealloc = HookFrame.isDealloc(selector)
+        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+                let result = try body(HookFrame.result(call, as: R.self), this)
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead<R: RuntimeValue>(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: () -> R, RuntimeObject) throws -> R
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding)
+        let returnsObject = R.runtimeEncoding == "@"
+        let dealloc = HookFrame.isDealloc(selector)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+                let result = try body({ HookFrame.callOriginal(call) }, this)
+                MethodFrame.setResult(result, call, returnsObject: returnsObject)
+            }
+        }
+    }
+
+    @_documentation(visibility: internal)
+    @inlinable @discardableResult
+    public func hookInstead(
+        _ selector: Selector, oneShot: Bool = false,
+        _ body: @escaping @Sendable (_ original: () -> Void, RuntimeObject) throws -> Void
+    ) throws(InterceptionError) -> HookToken {
+        try _checkHook(selector, position: .instead, resultEncoding: "v")
+        let dealloc = HookFrame.isDealloc(selector)
+        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
+            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+                try body({ _ = ic_hook_call_original(call) }, this)
             }
         }
     }

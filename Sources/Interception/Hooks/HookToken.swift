@@ -139,11 +139,21 @@ extension SwiftHook {
 
 /// The C function of every Swift hook: runs the hook's closure on the call. The engine keeps
 /// the context alive while a call of the hook can run, so it is borrowed, not retained.
+/// The error goes to ``SwiftHook/report(_:_:)``, out of line: handled here, it made every call
+/// save and restore two more registers.
 let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
     let hook = Unmanaged<SwiftHook>.fromOpaque(context!)
     do {
         try hook._withUnsafeGuaranteedRef { try $0.run(call!) }
     } catch {
+        SwiftHook.report(hook, error)
+    }
+}
+
+extension SwiftHook {
+    /// Hands an error the hook's closure threw to ``Runtime/hookErrorHandler``.
+    @inline(never)
+    static func report(_ hook: Unmanaged<SwiftHook>, _ error: any Error) {
         let hook = hook.takeUnretainedValue()
         Runtime.hookErrorHandler(
             HookError(
@@ -179,11 +189,12 @@ enum HookFrame {
     {
         let receiver = MethodFrame.receiver(call)
         if dealloc { return try withDeallocatingReceiver(receiver, body) }
-        var failure: (any Error)?
-        ThisHandles.call(receiver, methodClass: nil) { this in
-            do { try body(this) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        // Begun and ended around the body, not through ThisHandles.call's closure: nested in
+        // that closure with its error box, an instead hook's body was not inlined (a call more
+        // per hooked call, perf on swift_hook_instead_typed).
+        let handle = ThisHandles.begin(receiver, methodClass: nil)
+        defer { ThisHandles.end(handle) }
+        try handle._withUnsafeGuaranteedRef { try body($0) }
     }
 
     @usableFromInline @inline(never)
@@ -217,16 +228,47 @@ enum HookFrame {
     }
 
     /// Stores `value` as argument `index`; advances `index`.
+    ///
+    /// Stored straight into the argument's storage in the frame: a hook's frame is a frame
+    /// invocation over the call's own arguments (it never retains them), and the hook's types
+    /// were checked against the method's, so the argument's size is the representation's. That
+    /// is what `ic_invocation_set_argument` does, less its call, its copy and a zeroed temporary
+    /// (about 9 % of `swift_hook_instead_typed`, perf). A struct whose Swift size is less than
+    /// its stride still goes through a zeroed buffer and the runtime (the encoding's size is the
+    /// stride).
     @inlinable @inline(__always)
     static func setArgument<T: RuntimeValue>(_ value: T, _ call: OpaquePointer, _ index: inout Int) {
         defer { index += 1 }
         let representation = value.runtimeRepresentation
-        let stride = MemoryLayout<T.RuntimeRepresentation>.stride
-        withUnsafeTemporaryAllocation(
-            byteCount: stride, alignment: MemoryLayout<T.RuntimeRepresentation>.alignment
-        ) { buffer in
+        if MemoryLayout<T.RuntimeRepresentation>.size == MemoryLayout<T.RuntimeRepresentation>.stride,
+            let storage = argumentStorage(call, index)
+        {
+            storage.storeBytes(of: representation, as: T.RuntimeRepresentation.self)
+        } else {
+            setArgumentOutOfLine(representation, call, index)
+        }
+    }
+
+    /// The storage of argument `index` in the frame, or `nil` if out of range:
+    /// `ic_invocation_argument_pointer_inline` written in Swift (the optimizer left that one a
+    /// call in some specializations).
+    @inlinable @inline(__always)
+    static func argumentStorage(_ call: OpaquePointer, _ index: Int) -> UnsafeMutableRawPointer? {
+        let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
+        guard index < Int(head.pointee.arg_count) else { return nil }
+        return head.pointee.args.unsafelyUnwrapped[index]
+    }
+
+    /// ``setArgument(_:_:_:)`` through the runtime's setter, from a zeroed stride buffer.
+    @inlinable @inline(never)
+    static func setArgumentOutOfLine<T: BitwiseCopyable>(
+        _ representation: T, _ call: OpaquePointer, _ index: Int
+    ) {
+        withUnsafeTemporaryAllocation(byteCount: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment)
+        {
+            buffer in
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
-            buffer.storeBytes(of: representation, as: T.RuntimeRepresentation.self)
+            buffer.storeBytes(of: representation, as: T.self)
             ic_invocation_set_argument(call, index, buffer.baseAddress)
         }
     }
@@ -246,10 +288,11 @@ enum HookFrame {
         return result(call, as: R.self)
     }
 
-    /// The call's return value as `R`.
+    /// The call's return value as `R` (its storage read from the frame inline, without a call).
     @inlinable @inline(__always)
     static func result<R: RuntimeValue>(_ call: OpaquePointer, as type: R.Type) -> R {
-        guard let storage = ic_invocation_return_pointer(call) else {
+        let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
+        guard let storage = head.pointee.ret else {
             return withUnsafeBytes(of: UInt64(0)) {
                 R(runtimeRepresentation: $0.loadUnaligned(as: R.RuntimeRepresentation.self))
             }

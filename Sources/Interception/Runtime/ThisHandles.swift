@@ -71,22 +71,37 @@ enum ThisHandles {
     static func call<R>(_ receiver: OpaquePointer, methodClass: OpaquePointer?, _ body: (RuntimeObject) -> R)
         -> R
     {
+        let handle = begin(receiver, methodClass: methodClass)
+        let result = handle._withUnsafeGuaranteedRef { body($0) }
+        end(handle)
+        return result
+    }
+
+    /// The first half of ``call(_:methodClass:_:)``: the call's handle to `receiver`, to be lent
+    /// to the body guaranteed (`_withUnsafeGuaranteedRef`) and given to ``end(_:)`` when the body
+    /// returns or throws. For callers whose body throws: a `defer` ends the call without the
+    /// closure and error box ``call(_:methodClass:_:)`` would need around it.
+    @inlinable @inline(__always)
+    static func begin(_ receiver: OpaquePointer, methodClass: OpaquePointer?) -> Unmanaged<RuntimeObject> {
         let words = ic_binding_thread_words_get().unsafelyUnwrapped
-        let handle: Unmanaged<RuntimeObject>
         if let spare = words.pointee.spare {
             words.pointee.spare = nil
-            handle = Unmanaged.fromOpaque(spare)
+            let handle = Unmanaged<RuntimeObject>.fromOpaque(spare)
             handle._withUnsafeGuaranteedRef { $0.rebind(borrowing: receiver, methodClass: methodClass) }
-        } else {
-            handle = makeHandle(receiver, methodClass: methodClass)
+            return handle
         }
-        let result = handle._withUnsafeGuaranteedRef { body($0) }
+        return makeHandle(receiver, methodClass: methodClass)
+    }
+
+    /// Ends a call begun by ``begin(_:methodClass:)``.
+    @inlinable @inline(__always)
+    static func end(_ handle: Unmanaged<RuntimeObject>) {
+        let words = ic_binding_thread_words_get().unsafelyUnwrapped
         if countWord(handle.toOpaque()) == words.pointee.spare_state, words.pointee.spare == nil {
             words.pointee.spare = handle.toOpaque()  // the call's reference moves to the thread
         } else {
             finish(handle)
         }
-        return result
     }
 
     /// A new borrowed handle (the thread had no spare). Notes the word of an exclusive handle
