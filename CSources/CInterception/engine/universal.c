@@ -186,12 +186,11 @@ original_of(const ic_hook_slot *slot, const ic_class_hook *hook, void **args)
 
 /* The rest of an observed call that has instead hooks or after-observers, once before-observers
  * ran over the frame view `args`: the original (or the chain) called, after-observers notified,
- * the result left in the result registers. Out of line: its scratch storage and state stay off
- * the before-only path. */
-static __attribute__((noinline)) ic_imp finish(const ic_universal_plan *plan,
-                                               const ic_hook_slot *slot, ic_universal_regs *regs,
-                                               unsigned char *stack, unsigned char *scratch,
-                                               void **args, ic_imp original, bool instead)
+ * the result left in the result registers. Inlined into the out-of-line callers (finish_direct,
+ * run_general): its scratch storage and state stay off the before-only path. */
+__attribute__((always_inline)) static inline ic_imp
+finish(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs,
+       unsigned char *stack, unsigned char *scratch, void **args, ic_imp original, bool instead)
 {
     uint32_t n = plan->arg_count;
     void *ret = result_address(plan, regs, scratch);
