@@ -28,7 +28,9 @@ _Static_assert(offsetof(ic_universal_regs, ret_gpr) == 192, "ret_gpr");
 _Static_assert(offsetof(ic_universal_regs, ret_vec) == 208, "ret_vec");
 _Static_assert(offsetof(ic_universal_regs, ret_x87) == 240, "ret_x87");
 _Static_assert(sizeof(ic_universal_regs) == 256, "size");
+_Static_assert(IC_UNIVERSAL_STACK_OFFSET == 256 + 16, "stack arguments above the save area");
 #else
+_Static_assert(IC_UNIVERSAL_STACK_OFFSET == 304 + 16, "stack arguments above the save area");
 _Static_assert(offsetof(ic_universal_regs, x8) == 64, "x8");
 _Static_assert(offsetof(ic_universal_regs, vec) == 80, "vec");
 _Static_assert(offsetof(ic_universal_regs, ret_gpr) == 208, "ret_gpr");
@@ -39,35 +41,45 @@ _Static_assert(sizeof(ic_universal_regs) == 304, "size");
 /* Assembly entries (universal_x86_64.S, universal_arm64.S). */
 IC_PRIVATE void ic_universal_object_entry(void);
 IC_PRIVATE void ic_universal_class_entry(void);
+IC_PRIVATE void ic_universal_object_entry_novec(void);
+IC_PRIVATE void ic_universal_class_entry_novec(void);
 #if defined(__x86_64__)
 IC_PRIVATE void ic_universal_object_entry_sret(void);
 IC_PRIVATE void ic_universal_class_entry_sret(void);
+IC_PRIVATE void ic_universal_object_entry_sret_novec(void);
+IC_PRIVATE void ic_universal_class_entry_sret_novec(void);
 #endif
 
 ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
 {
 #if defined(__x86_64__)
-    if (plan->sret) return (ic_imp)ic_universal_object_entry_sret;
+    if (plan->sret)
+        return plan->vectors ? (ic_imp)ic_universal_object_entry_sret
+                             : (ic_imp)ic_universal_object_entry_sret_novec;
 #endif
-    (void)plan;
-    return (ic_imp)ic_universal_object_entry;
+    return plan->vectors ? (ic_imp)ic_universal_object_entry
+                         : (ic_imp)ic_universal_object_entry_novec;
 }
 
 ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
 {
 #if defined(__x86_64__)
-    if (plan->sret) return (ic_imp)ic_universal_class_entry_sret;
+    if (plan->sret)
+        return plan->vectors ? (ic_imp)ic_universal_class_entry_sret
+                             : (ic_imp)ic_universal_class_entry_sret_novec;
 #endif
-    (void)plan;
-    return (ic_imp)ic_universal_class_entry;
+    return plan->vectors ? (ic_imp)ic_universal_class_entry
+                         : (ic_imp)ic_universal_class_entry_novec;
 }
 
 bool ic_universal_is_class_entry(ic_imp imp)
 {
 #if defined(__x86_64__)
-    if (imp == (ic_imp)ic_universal_class_entry_sret) return true;
+    if (imp == (ic_imp)ic_universal_class_entry_sret ||
+        imp == (ic_imp)ic_universal_class_entry_sret_novec)
+        return true;
 #endif
-    return imp == (ic_imp)ic_universal_class_entry;
+    return imp == (ic_imp)ic_universal_class_entry || imp == (ic_imp)ic_universal_class_entry_novec;
 }
 
 /* The address of location `where` of a call whose registers are `regs` and stack arguments
@@ -159,36 +171,28 @@ static void finish_result(const ic_universal_plan *plan, ic_universal_regs *regs
     }
 }
 
-/* One observed call: `hook` is the class-wide record (NULL for an object's slot). */
-static ic_imp run(const ic_universal_plan *plan, const ic_hook_slot *slot,
-                  const ic_class_hook *hook, ic_universal_regs *regs, unsigned char *stack)
+/* The original IMP of an observed call whose frame view is `args` (self and _cmd as
+ * before-observers left them): `hook` is the class-wide record (NULL for an object's slot). */
+__attribute__((always_inline)) static inline ic_imp
+original_of(const ic_hook_slot *slot, const ic_class_hook *hook, void **args)
 {
-    void *args[IC_UNIVERSAL_MAX_ARGS];
-    long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
-    unsigned char *scratch = (unsigned char *)scratch_storage;
+    if (hook) return ic_class_hook_original(hook, args);
+    ic_id self;
+    ic_sel cmd;
+    memcpy(&self, args[0], sizeof self);
+    memcpy(&cmd, args[1], sizeof cmd);
+    return ic_engine_original_imp_from(slot, self, cmd);
+}
+
+/* The rest of an observed call that has instead hooks or after-observers, once before-observers
+ * ran over the frame view `args`: the original (or the chain) called, after-observers notified,
+ * the result left in the result registers. Inlined into the out-of-line callers (finish_direct,
+ * run_general): its scratch storage and state stay off the before-only path. */
+__attribute__((always_inline)) static inline ic_imp
+finish(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs,
+       unsigned char *stack, unsigned char *scratch, void **args, ic_imp original, bool instead)
+{
     uint32_t n = plan->arg_count;
-    locate(plan, regs, stack, scratch, args);
-    if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
-        ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
-        if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
-        if (plan->gathers)
-            for (uint32_t i = 0; i < n; i++)
-                if (plan->args[i].how == IC_UNIVERSAL_GATHER)
-                    scatter(&plan->args[i], args[i], regs, stack);
-    }
-    ic_imp original;
-    if (hook) {
-        original = ic_class_hook_original(hook, args);
-    } else {
-        ic_id self;
-        ic_sel cmd;
-        memcpy(&self, args[0], sizeof self);
-        memcpy(&cmd, args[1], sizeof cmd);
-        original = ic_engine_original_imp_from(slot, self, cmd);
-    }
-    bool instead = ic_hook_has_instead(slot);
-    if (!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire))
-        return original; /* the entry jumps to it with the registers as they are now */
     void *ret = result_address(plan, regs, scratch);
     if (instead) {
         /* What a chain that never sets the return value returns. */
@@ -224,6 +228,83 @@ static ic_imp run(const ic_universal_plan *plan, const ic_hook_slot *slot,
     return NULL;
 }
 
+/* One observed call of a signature with GATHER or INDIRECT arguments (their frame view needs
+ * scratch storage from the start). */
+static __attribute__((noinline)) ic_imp run_general(const ic_universal_plan *plan,
+                                                    const ic_hook_slot *slot,
+                                                    const ic_class_hook *hook,
+                                                    ic_universal_regs *regs, unsigned char *stack)
+{
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
+    unsigned char *scratch = (unsigned char *)scratch_storage;
+    uint32_t n = plan->arg_count;
+    locate(plan, regs, stack, scratch, args);
+    if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
+        ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
+        if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
+        if (plan->gathers)
+            for (uint32_t i = 0; i < n; i++)
+                if (plan->args[i].how == IC_UNIVERSAL_GATHER)
+                    scatter(&plan->args[i], args[i], regs, stack);
+    }
+    ic_imp original = original_of(slot, hook, args);
+    bool instead = ic_hook_has_instead(slot);
+    if (!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        return original; /* the entry jumps to it with the registers as they are now */
+    return finish(plan, slot, regs, stack, scratch, args, original, instead);
+}
+
+/* The rest of an observed call of a signature whose arguments are all DIRECT, with instead hooks
+ * or after-observers: the plan found again and the result's scratch storage, if any, here (the
+ * before-only path keeps neither across its observers). */
+static __attribute__((noinline)) ic_imp finish_direct(const ic_hook_slot *slot,
+                                                      ic_universal_regs *regs, void **args,
+                                                      ic_imp original, bool instead)
+{
+    const ic_universal_plan *plan =
+        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
+    long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
+    return finish(plan, slot, regs, (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET,
+                  (unsigned char *)scratch_storage, args, original, instead);
+}
+
+/* One observed call: `hook` is the class-wide record (NULL for an object's slot), `stack` the
+ * sender's stack arguments (IC_UNIVERSAL_STACK_OFFSET bytes above `regs`). The common signature
+ * (every argument DIRECT) gets its frame view from the plan's precomputed offsets into the
+ * entry's frame, with no scratch storage, and keeps only the slot (or record) and `regs` across
+ * its observers; before-observers only, it hands the original back for the entry to jump to.
+ * Inlined into each dispatcher, where `hook` is a constant NULL or the record. */
+__attribute__((always_inline)) static inline ic_imp
+run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
+    ic_universal_regs *regs, unsigned char *stack)
+{
+    if (IC_UNLIKELY(plan->gathers || plan->indirect))
+        return run_general(plan, slot, hook, regs, stack);
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    uint32_t n = plan->arg_count;
+    for (uint32_t i = 0; i < n; i++)
+        args[i] = (unsigned char *)regs + plan->view[i];
+    if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
+        ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
+        if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
+    }
+    ic_imp original = original_of(slot, hook, args);
+    bool instead = ic_hook_has_instead(slot);
+    if (IC_LIKELY(!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire)))
+        return original; /* the entry jumps to it with the registers as they are now */
+    return finish_direct(slot, regs, args, original, instead);
+}
+
+/* An object's observed call (tail-called: the dispatcher's unobserved path keeps no frame). */
+static IC_HOT_ENTRY __attribute__((noinline)) ic_imp
+run_object(const ic_hook_slot *slot, ic_universal_regs *regs, void *stack)
+{
+    const ic_universal_plan *plan =
+        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
+    return run(plan, slot, NULL, regs, stack);
+}
+
 IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *stack,
                                                  uint64_t sret)
 {
@@ -231,9 +312,7 @@ IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *
     ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
     ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
     if (!ic_hook_is_observed(slot)) return ic_hook_original_imp(slot, self, cmd);
-    const ic_universal_plan *plan =
-        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
-    return run(plan, slot, NULL, regs, stack);
+    return run_object(slot, regs, stack);
 }
 
 IC_HOT_ENTRY ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *stack, uint64_t sret)

@@ -5,9 +5,12 @@
  * The entry (universal_x86_64.S, universal_arm64.S) saves every integer and vector argument
  * register (and, on AArch64, the indirect-result register x8) into an ic_universal_regs on its own
  * stack frame and calls a dispatcher (universal.c) with it and the address of the caller's stack
- * arguments. The dispatcher finds the call's hooks as a typed trampoline does, builds the
- * observers' frame view from the signature's plan (universal_plan.c: where each argument and the
- * result live under System V / AAPCS64) and either returns the original IMP, which the entry
+ * arguments; a signature with no argument in a vector register gets an entry that leaves the
+ * vector registers alone (chosen when the method is intercepted). The dispatcher finds the call's
+ * hooks as a typed trampoline does, builds the observers' frame view from the signature's plan
+ * (universal_plan.c: where each argument and the result live under System V / AAPCS64; for the
+ * common signature each argument's offset into the entry's frame, precomputed) and either
+ * returns the original IMP, which the entry
  * jumps to with the (possibly rewritten) registers restored (no after-observer, no instead hook:
  * the common case, no second call frame), or calls the original itself through
  * ic_universal_call (assembly: the registers loaded from a register image, the stack arguments
@@ -101,12 +104,22 @@ typedef struct ic_universal_plan {
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
     bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
+    bool vectors;           /* some argument travels in a vector register: the entry saves them */
     /* The instead chain's call of the original: the generated table's typed frame call when it
      * has the signature (a method forced off the typed trampoline), else NULL (generic). */
     ic_status (*typed_call)(const ic_signature *sig, ic_imp imp, void **args, void *ret);
+    /* Without GATHER and INDIRECT arguments, the frame view straight from the entry's frame: each
+     * argument's byte offset from the entry's ic_universal_regs (its stack arguments lie
+     * IC_UNIVERSAL_STACK_OFFSET bytes above it), computed once here rather than per call. */
+    uint16_t view[IC_UNIVERSAL_MAX_ARGS];
     ic_universal_value ret;
     ic_universal_value args[];
 } ic_universal_plan;
+
+/* Where an entry's caller's stack arguments lie relative to its ic_universal_regs: the save area
+ * is at the bottom of the entry's frame, right below the saved frame pointer and return address
+ * (universal_x86_64.S, universal_arm64.S). */
+#define IC_UNIVERSAL_STACK_OFFSET (sizeof(ic_universal_regs) + 16)
 
 /* The plan of `sig`, made on first use and cached on the signature, or NULL if the universal
  * trampoline cannot take it (see the top; no error is set) or memory ran out (IC_ERR_OUT_OF_MEMORY
@@ -114,7 +127,8 @@ typedef struct ic_universal_plan {
 IC_PRIVATE const ic_universal_plan *ic_universal_plan_for(const ic_signature *sig, bool *oom);
 
 /* The universal entry of a signature with a plan: for an interception subclass's method, or for
- * a class-wide hook (x86-64 has a second entry for results through rdi). */
+ * a class-wide hook (x86-64 has a second entry for results through rdi). A signature with no
+ * argument in a vector register gets an entry that neither saves nor restores them. */
 IC_PRIVATE ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan);
 IC_PRIVATE ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan);
 /* Whether `imp` is one of the universal class entries. */

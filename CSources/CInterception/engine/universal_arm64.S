@@ -1,9 +1,11 @@
 /*
  * universal_arm64.S — the universal trampoline for AAPCS64 (Linux; universal.h).
  *
- * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 into an ic_universal_regs
- * on its own frame (a frame record in x29/x30 with CFI, so unwinders and debuggers walk through
- * it to the sender) and calls its dispatcher with the registers and the sender's stack arguments
+ * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 (the _novec entries, for
+ * signatures with no argument in a vector register, skip q0-q7) into an ic_universal_regs at the
+ * bottom of its own frame (a frame record in x29/x30 with CFI, so unwinders and debuggers walk
+ * through it to the sender; the sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 304 + 16
+ * bytes above) and calls its dispatcher with the registers and the sender's stack arguments
  * (x29 + 16). A non-zero answer is the IMP to branch to with the registers reloaded (the frame is
  * gone before the branch: the original returns to the sender); zero means the result registers in
  * the save area are the result: x0 x1 and q0-q3.
@@ -15,7 +17,7 @@
 
         .text
 
-.macro IC_UNIVERSAL_ENTRY name, dispatch
+.macro IC_UNIVERSAL_ENTRY name, dispatch, vec
         .p2align 4
         .globl \name
         .hidden \name
@@ -34,20 +36,24 @@
         stp x4, x5, [sp, #32]
         stp x6, x7, [sp, #48]
         str x8, [sp, #64]
+        .if \vec
         stp q0, q1, [sp, #80]
         stp q2, q3, [sp, #112]
         stp q4, q5, [sp, #144]
         stp q6, q7, [sp, #176]
+        .endif
         mov x0, sp
         add x1, x29, #16
         mov x2, #0
         bl \dispatch
         cbz x0, 1f
         mov x16, x0
+        .if \vec
         ldp q0, q1, [sp, #80]
         ldp q2, q3, [sp, #112]
         ldp q4, q5, [sp, #144]
         ldp q6, q7, [sp, #176]
+        .endif
         ldr x8, [sp, #64]
         ldp x0, x1, [sp, #0]
         ldp x2, x3, [sp, #16]
@@ -77,8 +83,12 @@
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 1
+/* For signatures with no argument in a vector register (plan->vectors false): q0-q7 are neither
+ * saved nor restored (the original reads none of them; the save area's vec stays unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0
 
 /* void ic_universal_call(const ic_universal_regs *in (x0), const void *stack (x1),
  *                        size_t stack_bytes (x2), ic_imp fn (x3), ic_universal_regs *out (x4),

@@ -433,6 +433,20 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
     /* Results stored as ffi_call stores them (a narrow integer widened to a whole ffi_arg): the
      * result slots (8 and 16 bytes) hold that. */
     p->typed_call = ic_typed_frame_call_for(sig);
+    const uint32_t vec_start = (uint32_t)offsetof(ic_universal_regs, vec);
+    const uint32_t vec_end = vec_start + (uint32_t)sizeof(((ic_universal_regs *)0)->vec);
+    for (uint32_t i = 0; i < p->arg_count; i++) {
+        const ic_universal_value *v = &p->args[i];
+        for (unsigned k = 0; k < v->piece_count; k++) {
+            uint32_t where = v->pieces[k].where;
+            if (!(where & IC_UNIVERSAL_ON_STACK) && where >= vec_start && where < vec_end)
+                p->vectors = true;
+        }
+        uint32_t where = v->pieces[0].where;
+        p->view[i] = (uint16_t)(where & IC_UNIVERSAL_ON_STACK
+                                    ? IC_UNIVERSAL_STACK_OFFSET + (where & ~IC_UNIVERSAL_ON_STACK)
+                                    : where);
+    }
     p->stack_bytes = (uint32_t)round_up(b.stack, 8);
     p->scratch_bytes = (uint32_t)b.scratch;
     return p;

@@ -1,8 +1,10 @@
 /*
  * universal_x86_64.S — the universal trampoline for System V x86-64 (universal.h).
  *
- * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 into an ic_universal_regs on its own frame
- * (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender) and calls its
+ * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 (the _novec entries, for signatures with no
+ * argument in a vector register, skip xmm0-7) into an ic_universal_regs at the bottom of its own
+ * frame (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender; the
+ * sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 256 + 16 bytes above) and calls its
  * dispatcher with the registers, the sender's stack arguments (rbp + 16) and whether self is in
  * rsi (the entry for results through rdi). A non-zero answer is the IMP to jump to with the
  * registers reloaded (the frame is gone before the jump: the original returns to the sender); zero
@@ -16,7 +18,7 @@
 
         .text
 
-.macro IC_UNIVERSAL_ENTRY name, dispatch, sret
+.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec
         .p2align 4
         .globl \name
         .hidden \name
@@ -35,6 +37,7 @@
         movq %rcx, 24(%rsp)
         movq %r8, 32(%rsp)
         movq %r9, 40(%rsp)
+        .if \vec
         movaps %xmm0, 64(%rsp)
         movaps %xmm1, 80(%rsp)
         movaps %xmm2, 96(%rsp)
@@ -43,6 +46,7 @@
         movaps %xmm5, 144(%rsp)
         movaps %xmm6, 160(%rsp)
         movaps %xmm7, 176(%rsp)
+        .endif
         movq %rsp, %rdi
         leaq 16(%rbp), %rsi
         movl $\sret, %edx
@@ -56,6 +60,7 @@
         movq 24(%rsp), %rcx
         movq 32(%rsp), %r8
         movq 40(%rsp), %r9
+        .if \vec
         movaps 64(%rsp), %xmm0
         movaps 80(%rsp), %xmm1
         movaps 96(%rsp), %xmm2
@@ -64,6 +69,7 @@
         movaps 144(%rsp), %xmm5
         movaps 160(%rsp), %xmm6
         movaps 176(%rsp), %xmm7
+        .endif
         .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
@@ -85,10 +91,16 @@
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 1
+/* For signatures with no argument in a vector register (plan->vectors false): xmm0-7 are neither
+ * saved nor restored (the original reads none of them; the save area's vec stays unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_novec, ic_universal_class_dispatch, 1, 0
 
 /* void ic_universal_call(const ic_universal_regs *in (rdi), const void *stack (rsi),
  *                        size_t stack_bytes (rdx), ic_imp fn (rcx), ic_universal_regs *out (r8),
