@@ -4,10 +4,15 @@ extension ObservableType {
     ///
     /// Inlinable so that the caller, which knows the element types, creates the sequence: made in
     /// generic code, each `map` looked up the metadata of its class (a hash-table probe), a cost
-    /// paid per single in `Single.just(x).map(f).subscribe(...)`.
+    /// paid per single in `Single.just(x).map(f).subscribe(...)`. Over a `just`, the sequence
+    /// is a `JustMap`, which delivers what a `Map` would without a sink (see `Just`).
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        Map(asObservable(), transform)
+        let source = asObservable()
+        if let just = source._asJust() {
+            return JustMap(just.element, transform)
+        }
+        return Map(source, transform)
     }
 }
 
