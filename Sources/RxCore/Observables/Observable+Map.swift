@@ -16,9 +16,12 @@ extension ObservableType {
     }
 }
 
-private final class MapSink<Source, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
+/// `Result` is a parameter of the class rather than `Observer.Element`, whose metadata each
+/// element looked up as an associated type witness (perf).
+private final class MapSink<Source, Result, Observer: ObserverType>: ElementSink<Observer>, SourceSink
+where Observer.Element == Result {
     typealias Element = Source
-    typealias Transform = (Source) throws -> Observer.Element
+    typealias Transform = (Source) throws -> Result
 
     private let transform: Transform
 
