@@ -503,8 +503,8 @@ const af_case af_runtime_cases[] = {
     AF_TRAP_CASE("ic_msg_lookup: the first forwarded send (documented trap)", "ic_msg_lookup",
                  AF_CANNOT_FAIL, forward_setup, forward_run, forward_done, NULL, af_release_objects,
                  "cannot forward"),
-    AF_CASE("ic_encoding_validate, ic_encoding_size_and_alignment",
-            "ic_encoding_validate ic_encoding_size_and_alignment", 0, parse_setup, encoding_run,
-            encoding_done, NULL, NULL),
+    AF_CASE("ic_encoding_validate, ic_encoding_size_and_alignment allocate nothing",
+            "ic_encoding_validate ic_encoding_size_and_alignment", AF_NO_ALLOCATION, parse_setup,
+            encoding_run, encoding_done, NULL, NULL),
     {0},
 };

@@ -267,9 +267,7 @@ int ic_format_value(const char *type, const void *value, char *buffer, size_t le
         return -1;
     }
     /* The type is parsed on the stack: a type of up to about 20 nested parts takes no memory. */
-    alignas(16) unsigned char room[4096];
-    ic_arena arena;
-    ic_arena_init_in(&arena, room, sizeof room);
+    IC_STACK_ARENA(arena, 4096);
     ic_type *t = NULL;
     size_t end = 0;
     ic_status status = ic_encoding_parse_one(&arena, type, &t, &end);

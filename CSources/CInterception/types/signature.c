@@ -334,7 +334,8 @@ size_t ic_signature_return_alignment(const ic_signature *sig)
 ic_status ic_encoding_size_and_alignment(const char *type, size_t *size, size_t *alignment,
                                          const char **end)
 {
-    ic_arena arena = IC_ARENA_INIT;
+    /* Called per value by KVC and Swift's type walks: a type that fits costs no memory. */
+    IC_STACK_ARENA(arena, 4096);
     ic_type *t;
     size_t end_offset;
     ic_status s = ic_encoding_parse_one(&arena, type, &t, &end_offset);
@@ -358,7 +359,7 @@ ic_status ic_encoding_size_and_alignment(const char *type, size_t *size, size_t 
 
 ic_status ic_encoding_validate(const char *types)
 {
-    ic_arena arena = IC_ARENA_INIT;
+    IC_STACK_ARENA(arena, 4096);
     ic_type **list;
     size_t count;
     ic_status s = ic_encoding_parse_list(&arena, types, &list, &count);

@@ -200,7 +200,10 @@ IC_EXPORT const char *ic_class_method_types(const ic_class *cls, ic_sel sel);
 /*
  * The methods of `cls` itself, as a malloc'ed array of `*count` pointers (the methods are
  * immortal; free the array with free()). Returns NULL with *count = 0 for a class without
- * methods. Errors: NULL with IC_ERR_INVALID_ARGUMENT if cls or count is NULL.
+ * methods, as class_copyMethodList does. Errors: NULL with IC_ERR_INVALID_ARGUMENT if cls or
+ * count is NULL, NULL with IC_ERR_OUT_OF_MEMORY. A success leaves the last error unchanged, so
+ * to tell "no methods" from "out of memory", call ic_error_clear() first and read
+ * ic_error_status() when NULL comes back.
  */
 IC_EXPORT ic_method **ic_class_copy_method_list(const ic_class *cls, size_t *count);
 
