@@ -63,9 +63,11 @@ typealias MergeParameters<SourceElement, Inner> = (
 ///
 /// Locking: `lock` (recursive, so that a source emitting synchronously while it is being
 /// subscribed is handled) guards `activeCount`, `sourceDone`, `waiting`, the list of inner
-/// subscriptions (`firstInner`, `lastInner`, `innersDisposed` and the links and subscription of
-/// each ``MergeInner``), and is held while forwarding, so events from inner sequences on
-/// different threads never overlap. Inner sequences are subscribed outside the lock.
+/// subscriptions (`firstInner`, `lastInner`, `innersDisposed` and the links of each
+/// ``MergeInner``, whose subscription is handed over through its `handover` flags), and is held
+/// while forwarding, so events from inner sequences on different threads never overlap. Inner
+/// sequences are subscribed outside the lock, except a `just`, which is not subscribed at all:
+/// its element is forwarded and its completion accounted for under the lock (see ``Just``).
 ///
 /// Disposal: the returned `group` holds the source subscription, then the inner subscriptions
 /// (disposed in the order they were made, after the source's). The inner subscriptions live in
