@@ -6,7 +6,8 @@
 
 #include <string.h>
 
-/* ---- key path observation: a class with `next` (@ retain), `title` (* copy), `count` (q);
+/* ---- key path observation: a class with `next` (@ retain), `peer` (@ weak), `title` (* copy),
+ * `count` (q);
  * obj[0].next = obj[1], obj[1].title = "one", obj[0].count = 5; obj[2] a spare node titled
  * "two". The recorder: counter[0].calls deliveries, value[0] the last new count (or title's
  * first letter), value[1] its status, value[2] whether it had a value. */
@@ -17,6 +18,7 @@ static ic_class *node_class(af_ctx *c)
     snprintf(name, sizeof name, "%s_Node", c->name);
     ic_class *cls = AF_NOT_NULL(ic_class_allocate(name, NULL, 0));
     AF_NOT_NULL(ic_class_add_property(cls, "next", "@", IC_PROPERTY_RETAIN, NULL, NULL));
+    AF_NOT_NULL(ic_class_add_property(cls, "peer", "@", IC_PROPERTY_WEAK, NULL, NULL));
     AF_NOT_NULL(ic_class_add_property(cls, "title", "*", IC_PROPERTY_COPY, NULL, NULL));
     AF_NOT_NULL(ic_class_add_property(cls, "count", "q", 0, NULL, NULL));
     AF_OK(ic_class_register(cls));
@@ -31,6 +33,11 @@ static void set_title(ic_id node, const char *title)
 static void set_next(ic_id node, ic_id next)
 {
     AF_OK(ic_object_set_value_for_key(node, "next", "@", &next, sizeof next));
+}
+
+static void set_peer(ic_id node, ic_id peer)
+{
+    AF_OK(ic_object_set_value_for_key(node, "peer", "@", &peer, sizeof peer));
 }
 
 static void set_count(ic_id node, long long count)
@@ -74,8 +81,9 @@ static void record_release(void *context)
 static ic_status observe_run(af_ctx *c)
 {
     bool title = c->value[5];
-    return ic_object_observe_key_path(c->obj[0], title ? "next.title" : "count", title ? "*" : "q",
-                                      IC_OBSERVE_INITIAL, record, c, record_release,
+    const char *path = c->value[6] ? "peer.title" : title ? "next.title" : "count";
+    return ic_object_observe_key_path(c->obj[0], path, title ? "*" : "q", IC_OBSERVE_INITIAL,
+                                      record, c, record_release,
                                       (ic_key_path_observation **)&c->result);
 }
 
@@ -185,6 +193,63 @@ static void retarget_done(af_ctx *c)
     AF_CHECK(c->value[0] == 'z', "the new object is not observed");
     set_title(c->obj[1], "away");
     AF_CHECK(c->value[0] == 'z', "the old object is still observed");
+}
+
+/* ---- re-targeting through a weak property also watches the new object's death, which needs
+ * memory: without it the object is held strongly instead; either way its death (or removal)
+ * leaves nothing behind */
+
+static void weak_retarget_setup(af_ctx *c)
+{
+    nodes_setup(c);
+    set_peer(c->obj[0], c->obj[1]);
+    c->value[5] = 1;
+    c->value[6] = 1;
+    AF_OK(observe_run(c));
+    ic_id warm = AF_NOT_NULL(ic_class_create_instance(c->cls[0]));
+    set_peer(c->obj[0], warm); /* the setter path is warm */
+    set_peer(c->obj[0], c->obj[1]);
+    ic_release(warm);
+    c->counter[0].calls = 0;
+}
+
+static ic_status weak_retarget_run(af_ctx *c)
+{
+    ic_id peer = c->obj[2];
+    IC_MSG(IC_FN(void, ic_id), c->obj[0], ic_object_setter_for_key(c->obj[0], "peer"), peer);
+    return IC_OK;
+}
+
+static void weak_retarget_done(af_ctx *c)
+{
+    AF_CHECK(c->counter[0].calls == 1, "delivered %d times", c->counter[0].calls);
+    bool delivered = c->value[2] && c->value[0] == 't';
+    bool failed = !c->value[2] && c->value[1] == IC_ERR_OUT_OF_MEMORY;
+    bool unchanged = c->value[2] && c->value[0] == 'o'; /* the weak store itself failed */
+    AF_CHECK(delivered || failed || unchanged, "delivered value %ld (%d), status %s", c->value[0],
+             (int)c->value[2], ic_status_name((ic_status)c->value[1]));
+    ic_release(c->obj[2]); /* the last strong reference, unless the observation had to keep it */
+    c->obj[2] = NULL;
+    ic_id peer = NULL;
+    AF_OK(ic_object_copy_value_for_key(c->obj[0], "peer", "@", &peer, sizeof peer));
+    if (peer) { /* the store failed, or held strongly: no memory to watch its death */
+        ic_release(peer);
+        AF_CHECK(c->counter[0].calls == 1, "delivered %d times", c->counter[0].calls);
+    } else {
+        AF_CHECK(c->counter[0].calls == 2 && !c->value[2] && c->value[1] == IC_OK,
+                 "its death delivered %d times, value %d, status %s", c->counter[0].calls,
+                 (int)c->value[2], ic_status_name((ic_status)c->value[1]));
+    }
+}
+
+static void weak_retarget_teardown(af_ctx *c)
+{
+    AF_OK(ic_key_path_observation_remove(c->result));
+    ic_intercept_quiesce();
+    AF_CHECK(c->counter[0].released == 1, "released %d times", c->counter[0].released);
+    for (int i = 0; i < 2; i++)
+        AF_CHECK(ic_object_get_class(c->obj[i]) == c->cls[0], "object %d stayed moved", i);
+    af_release_objects(c);
 }
 
 /* ---- removal: cannot fail */
@@ -345,6 +410,9 @@ const af_case af_spy_cases[] = {
     AF_CASE("re-targeting a key path: a failure is delivered, the next change recovers",
             "ic_object_observe_key_path", AF_CANNOT_FAIL, retarget_setup, retarget_run,
             retarget_done, NULL, observe_teardown),
+    AF_CASE("re-targeting through a weak property: its death is watched or the object held",
+            "ic_object_observe_key_path", AF_CANNOT_FAIL, weak_retarget_setup, weak_retarget_run,
+            weak_retarget_done, NULL, weak_retarget_teardown),
     AF_CASE("ic_key_path_observation_remove", "ic_key_path_observation_remove", AF_CANNOT_FAIL,
             remove_setup, remove_run, remove_done, NULL, remove_teardown),
     AF_CASE("ic_key_path_observation_is_active allocates nothing",

@@ -62,6 +62,7 @@ static void make_classes(void)
     account_class = make("ICTAccount");
     property(account_class, "balance", "d", 0);
     property(account_class, "owner", "@", IC_PROPERTY_RETAIN);
+    property(account_class, "manager", "@", IC_PROPERTY_WEAK);
     property(account_class, "flags", "{ICTFlags=iB}", 0);
     if (ic_class_add_method(account_class, ic_sel_register("deposit:"), (ic_imp)deposit, "v@:d") !=
             IC_OK ||
@@ -269,17 +270,42 @@ static void *remover_thread(void *argument)
     return NULL;
 }
 
-void ict_concurrent_double_sets(ic_id object, const char *key, int threads, int count,
-                                ic_key_path_observation *remove)
+/* Runs `body(job)` on `threads` threads, and removes `remove` (if not NULL) from one more. */
+static void run_threads(void *(*body)(void *), setter_job *job, int threads,
+                        ic_key_path_observation *remove)
 {
     pthread_t ids[17];
-    setter_job job = {object, key, count};
     if (threads > 16) threads = 16;
     for (int i = 0; i < threads; i++)
-        pthread_create(&ids[i], NULL, setter_thread, &job);
+        pthread_create(&ids[i], NULL, body, job);
     if (remove) pthread_create(&ids[threads], NULL, remover_thread, remove);
     for (int i = 0; i < threads + (remove != NULL); i++)
         pthread_join(ids[i], NULL);
+}
+
+void ict_concurrent_double_sets(ic_id object, const char *key, int threads, int count,
+                                ic_key_path_observation *remove)
+{
+    setter_job job = {object, key, count};
+    run_threads(setter_thread, &job, threads, remove);
+}
+
+static void *manager_churn_thread(void *argument)
+{
+    setter_job *job = argument;
+    for (int i = 0; i < job->count; i++) {
+        ic_id person = ict_person_new("P", NULL);
+        ic_object_set_value_for_key(job->object, "manager", "@", &person, sizeof person);
+        ic_release(person); /* the last strong reference: the weak property zeroes */
+    }
+    return NULL;
+}
+
+void ict_concurrent_manager_churn(ic_id account, int threads, int count,
+                                  ic_key_path_observation *remove)
+{
+    setter_job job = {account, "manager", count};
+    run_threads(manager_churn_thread, &job, threads, remove);
 }
 
 /* ---- the call log */

@@ -2,11 +2,18 @@
  * observe_key_path.c — property observation in C (ic_observe.h): the old and new value of a key
  * path after each setter call along it, re-targeted when an intermediate object is replaced.
  *
- * Each level i of the path ("a.b.c": levels a, b, c) watches one object (level 0: the observed
- * object, held weakly through a before-dealloc observer; the others retained while on the path)
- * with an after observer on the setter of its key. A setter call at level i re-reads the path
- * from level i down (replacing the objects of the levels below when they changed, moving their
- * observers), reads the final value and delivers it with the previous one.
+ * Each level i of the path ("a.b.c": levels a, b, c) watches one object with an after observer
+ * on the setter of its key. A setter call at level i re-reads the path from level i down
+ * (replacing the objects of the levels below when they changed, moving their observers), reads
+ * the final value and delivers it with the previous one.
+ *
+ * Holding: the observation keeps alive nothing its path does not. The observed object, and every
+ * object (intermediate or the value itself) read through a weak property, is held weakly: not
+ * retained, watched by a before-dealloc observer. Its death is a change: the observed object's
+ * ends the observation; another's re-reads the path from the level above (the weak property now
+ * reads nil) and delivers it. An object read through a strong property is retained while on the
+ * path or while it is the current value (its holder keeps it anyway; the observation's reference
+ * only outlives the holder's until the setter's after observer moves the path on).
  *
  * Locking: one lock per observation, held while the path is re-read and the callback runs, so
  * deliveries are serialized and each one's old value is the previous one's new value. The lock is
@@ -37,13 +44,15 @@ typedef struct kp_level {
     kp_observation *obs;
     unsigned index;
     const char *key;
-    ic_id object;             /* NULL: a NULL object at this level (or none read yet) */
-    ic_observer_token setter; /* the after observer of the key's setter on `object`, or 0 */
-    ic_status status;         /* why this level is not observed (IC_OK: it is, or no object) */
+    ic_id object; /* NULL: a NULL object at this level (or none read yet) */
+    bool weak;    /* `object` (level > 0) is not retained: it was read through a weak property */
+    ic_observer_token setter;  /* the after observer of the key's setter on `object`, or 0 */
+    ic_observer_token dealloc; /* level > 0, `weak`: the before-dealloc observer of `object` */
+    ic_status status;          /* why this level is not observed (IC_OK: it is, or no object) */
 } kp_level;
 
 /* What a lock holder leaves for after unlocking: observers to remove, objects to release. */
-enum { KP_DROPS = 2 * (IC_KEY_PATH_MAX_KEYS + 2) };
+enum { KP_DROPS = 4 * (IC_KEY_PATH_MAX_KEYS + 2) };
 
 struct kp_observation {
     pthread_mutex_t lock;
@@ -63,6 +72,8 @@ struct kp_observation {
     unsigned char *current;    /* the current value (`size` bytes) */
     unsigned char *next;       /* the value being delivered */
     ic_observed_value current_view;
+    bool current_unretained;         /* the current value is an object held weakly */
+    ic_observer_token value_dealloc; /* then: its before-dealloc observer */
     size_t token_drops, object_drops;
     ic_observer_token dropped_tokens[KP_DROPS];
     ic_id dropped_objects[KP_DROPS];
@@ -156,9 +167,57 @@ static void clear_value(kp_observation *o, unsigned char *buffer, ic_observed_va
     *view = (ic_observed_value){.value = NULL, .status = IC_OK};
 }
 
+/* Gives up the current value (an object held weakly: its observer, not a reference). */
+static void clear_current(kp_observation *o)
+{
+    drop_token(o, &o->value_dealloc);
+    if (o->current_unretained) {
+        memset(o->current, 0, o->size);
+        o->current_view = (ic_observed_value){.value = NULL, .status = IC_OK};
+        o->current_unretained = false;
+        return;
+    }
+    clear_value(o, o->current, &o->current_view);
+}
+
+/* Whether `object`'s property `key` is a weak reference (what it reads is then held weakly). */
+static bool reads_weakly(ic_id object, const char *key)
+{
+    const ic_property *property = ic_class_get_property(ic_object_get_class(object), key);
+    return property && (ic_property_attributes(property) & IC_PROPERTY_WEAK);
+}
+
+/* Reads `key` of `object` (+1 for an object). What the getter parks in the calling thread's
+ * autorelease pool (a weak property's value) is released here rather than left to whenever the
+ * setter's thread pops its pool: the observation keeps alive nothing the path does not. */
+static ic_status read_key(ic_id object, const char *key, const char *type, void *out, size_t size)
+{
+    size_t mark = ic_autorelease_pool_push();
+    ic_status status = ic_object_copy_value_for_key(object, key, type, out, size);
+    ic_autorelease_pool_pop(mark);
+    return status;
+}
+
 /* ---- levels */
 
 static void kp_setter_called(ic_invocation *call, void *context);
+static void kp_object_died(ic_id object, void *context);
+static void kp_value_died(ic_id object, void *context);
+
+/* Watches `object`'s death with `fn` (context `level`); 0 if memory ran out (the caller then
+ * holds `object` strongly instead). */
+static ic_observer_token watch_death(kp_observation *o, kp_level *level, ic_id object,
+                                     ic_dealloc_observer_fn fn)
+{
+    ic_observer_token token = 0;
+    atomic_fetch_add_explicit(&o->refs, 1, memory_order_relaxed);
+    if (ic_intercept_add_dealloc_observer(object, IC_OBSERVE_BEFORE, fn, level, kp_release_context,
+                                          &token) != IC_OK) {
+        atomic_fetch_sub_explicit(&o->refs, 1, memory_order_relaxed);
+        return 0;
+    }
+    return token;
+}
 
 /* Detaches levels `from`.. (their observers and retained objects queued). */
 static void detach_from(kp_observation *o, unsigned from)
@@ -166,8 +225,10 @@ static void detach_from(kp_observation *o, unsigned from)
     for (unsigned i = from; i < o->count; i++) {
         kp_level *level = &o->levels[i];
         drop_token(o, &level->setter);
-        if (i > 0) drop_object(o, level->object);
+        drop_token(o, &level->dealloc);
+        if (i > 0 && !level->weak) drop_object(o, level->object);
         if (i > 0) level->object = NULL;
+        level->weak = false;
         level->status = IC_OK;
     }
 }
@@ -195,8 +256,7 @@ static ic_status resolve(kp_observation *o, unsigned from, bool from_attached)
         if (level->status != IC_OK) return level->status;
         ic_id child = NULL;
         if (level->object) {
-            ic_status status =
-                ic_object_copy_value_for_key(level->object, level->key, "@", &child, sizeof child);
+            ic_status status = read_key(level->object, level->key, "@", &child, sizeof child);
             if (status != IC_OK) {
                 detach_from(o, i + 1);
                 level->status = status;
@@ -205,12 +265,17 @@ static ic_status resolve(kp_observation *o, unsigned from, bool from_attached)
         }
         kp_level *below = &o->levels[i + 1];
         if (child == below->object && (child == NULL || below->setter) && !from_attached) {
-            ic_release(child); /* unchanged: the levels below are as they were */
+            drop_object(o, child); /* unchanged: the levels below are as they were */
             return IC_OK;
         }
         from_attached = true; /* everything below is new */
         detach_from(o, i + 1);
-        below->object = child; /* the +1 of the read: retained while on the path */
+        below->object = child; /* the +1 of the read: retained while on the path, unless weak */
+        if (child && reads_weakly(level->object, level->key)) {
+            below->dealloc = watch_death(o, below, child, kp_object_died);
+            below->weak = below->dealloc != 0;
+            if (below->weak) drop_object(o, child); /* released once unlocked */
+        }
         if (child) below->status = attach(o, i + 1);
         if (below->status != IC_OK) return below->status;
     }
@@ -226,8 +291,7 @@ static ic_observed_value read_value(kp_observation *o, ic_status path_status)
         return (ic_observed_value){.value = NULL, .status = IC_OK};
     if (path_status == IC_OK) path_status = last->status;
     if (path_status != IC_OK) return (ic_observed_value){.value = NULL, .status = path_status};
-    ic_status status =
-        ic_object_copy_value_for_key(last->object, last->key, o->type, o->next, o->size);
+    ic_status status = read_key(last->object, last->key, o->type, o->next, o->size);
     if (status != IC_OK) return (ic_observed_value){.value = NULL, .status = status};
     return (ic_observed_value){.value = o->next, .status = IC_OK};
 }
@@ -240,6 +304,22 @@ static ic_status path_status(const kp_observation *o)
         if (!o->levels[i].object) return IC_OK;
     }
     return IC_OK;
+}
+
+/* Holds the new current value weakly if it is an object read through a weak property. */
+static void hold_current(kp_observation *o)
+{
+    kp_level *last = &o->levels[o->count - 1];
+    if (!o->current_view.value || !is_object_type(o) || !last->object ||
+        !reads_weakly(last->object, last->key))
+        return;
+    ic_id value;
+    memcpy(&value, o->current, sizeof value);
+    if (!value) return;
+    o->value_dealloc = watch_death(o, last, value, kp_value_died);
+    if (!o->value_dealloc) return; /* out of memory: held strongly instead */
+    o->current_unretained = true;
+    drop_object(o, value); /* the read's reference, released once unlocked */
 }
 
 /* Delivers changes from level `from` until none is pending. Caller entered once (depth 1). */
@@ -262,12 +342,13 @@ static void deliver_changes(kp_observation *o, int from)
             clear_value(o, o->next, &next);
             break;
         }
-        clear_value(o, o->current, &o->current_view);
+        clear_current(o);
         unsigned char *swap = o->current;
         o->current = o->next;
         o->next = swap;
         o->current_view = next;
         if (next.value) o->current_view.value = o->current;
+        if (!ended) hold_current(o);
         if (ended) o->delivered_end = true;
         /* Unlocks between deliveries (another thread may deliver in between, from the state
          * left here), so that what this one dropped is removed and released now. The caller's
@@ -295,6 +376,48 @@ static void kp_setter_called(ic_invocation *call, void *context)
     kp_leave(o);
 }
 
+/* Re-reads the path from level `from` and delivers, or after the delivery running on this
+ * thread if there is one. */
+static void change_from(kp_observation *o, unsigned from)
+{
+    if (o->depth == 1)
+        deliver_changes(o, (int)from);
+    else if (o->dirty < 0 || (unsigned)o->dirty > from)
+        o->dirty = (int)from;
+}
+
+/* An object read through a weak property died: the property now reads nil. */
+static void kp_object_died(ic_id object, void *context)
+{
+    kp_level *level = context;
+    kp_observation *o = level->obs;
+    kp_enter(o);
+    if (!o->removed && !atomic_load_explicit(&o->ended, memory_order_relaxed) && level->weak &&
+        level->object == object) {
+        level->dealloc = 0; /* goes with its object */
+        detach_from(o, level->index);
+        change_from(o, level->index - 1);
+    }
+    kp_leave(o);
+}
+
+/* The current value, an object read through a weak property, died. */
+static void kp_value_died(ic_id object, void *context)
+{
+    kp_level *level = context;
+    kp_observation *o = level->obs;
+    kp_enter(o);
+    ic_id current = NULL;
+    if (o->current_unretained && o->current_view.value)
+        memcpy(&current, o->current, sizeof current);
+    if (!o->removed && !atomic_load_explicit(&o->ended, memory_order_relaxed) && current &&
+        current == object) {
+        o->value_dealloc = 0; /* goes with its object */
+        change_from(o, level->index);
+    }
+    kp_leave(o);
+}
+
 static void kp_first_object_died(ic_id object, void *context)
 {
     (void)object;
@@ -305,10 +428,7 @@ static void kp_first_object_died(ic_id object, void *context)
         detach_from(o, 0);
         o->dealloc = 0; /* goes with its object */
         o->levels[0].object = NULL;
-        if (o->depth > 1)
-            o->dirty = 0;
-        else
-            deliver_changes(o, 0);
+        change_from(o, 0);
     }
     kp_leave(o);
 }
@@ -451,6 +571,7 @@ ic_status ic_object_observe_key_path(ic_id obj, const char *key_path, const char
     o->next = swap;
     o->current_view = value;
     if (value.value) o->current_view.value = o->current;
+    hold_current(o);
     /* A change made meanwhile (from the initial delivery) is delivered now. */
     if (o->dirty >= 0 && !o->removed) deliver_changes(o, o->dirty);
     kp_leave(o);
@@ -467,7 +588,7 @@ ic_status ic_key_path_observation_remove(ic_key_path_observation *observation)
     o->removed = true;
     detach_from(o, 0);
     drop_token(o, &o->dealloc);
-    clear_value(o, o->current, &o->current_view);
+    clear_current(o);
     kp_leave(o);
     kp_unref(o);
     return IC_OK;

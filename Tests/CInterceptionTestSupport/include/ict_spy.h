@@ -12,9 +12,9 @@
  * Three registered classes (made on first use), with synthesized properties:
  *   ICTAddress  city (`*`, copy), zip (`i`)
  *   ICTPerson   name (`*`, copy), address (`@`, retain)
- *   ICTAccount  balance (`d`), owner (`@`, retain), flags (`{ICTFlags=iB}`), deposit: (v@:d,
- *               adds to balance through setBalance:), weird: (v@:(ICTU=id), a union: cannot be
- *               hooked), describeTo:named:count: (v@:@*q)
+ *   ICTAccount  balance (`d`), owner (`@`, retain), manager (`@`, weak), flags (`{ICTFlags=iB}`),
+ *               deposit: (v@:d, adds to balance through setBalance:), weird: (v@:(ICTU=id), a
+ *               union: cannot be hooked), describeTo:named:count: (v@:@*q)
  * Instances are +1 (release them).
  */
 ic_id ict_address_new(const char *city, int zip);
@@ -51,6 +51,12 @@ void ict_recorder_set_inside(ict_recorder *r, ic_id object, const char *key, dou
  * returns when all are done. */
 void ict_concurrent_double_sets(ic_id object, const char *key, int threads, int count,
                                 ic_key_path_observation *remove);
+
+/* Sets the weak `manager` of `account` to a new person and releases the person (which dies, the
+ * property zeroing), `count` times on each of `threads` threads, and removes `remove` (if not
+ * NULL) from one more thread meanwhile; returns when all are done. */
+void ict_concurrent_manager_churn(ic_id account, int threads, int count,
+                                  ic_key_path_observation *remove);
 
 /* A call log for ic_object_hook_every_method: each call as ic_invocation_describe gives it,
  * and each skipped selector as "skip <name> <status>". */

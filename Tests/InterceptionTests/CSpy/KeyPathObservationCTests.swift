@@ -40,6 +40,17 @@ private func setString(_ object: OpaquePointer, _ key: String, _ value: String) 
     }
 }
 
+/// The object `key` of `object` reads, +0 (released at once: for comparisons only).
+private func readObject(_ object: OpaquePointer, _ key: String) -> OpaquePointer? {
+    var value: OpaquePointer?
+    let size = MemoryLayout<OpaquePointer?>.size
+    let mark = ic_autorelease_pool_push()  // a weak property's getter parks its value
+    #expect(ic_object_copy_value_for_key(object, key, "@", &value, size) == IC_OK)
+    if let value { ic_release(value) }
+    ic_autorelease_pool_pop(mark)
+    return value
+}
+
 private func text(_ recorder: OpaquePointer) -> String { String(cString: ict_recorder_text(recorder)) }
 
 @Suite("Key path observation in C (ic_observe.h)")
@@ -129,6 +140,45 @@ struct KeyPathObservationCTests {
         ict_recorder_destroy(recorder)
     }
 
+    @Test("an intermediate read through a weak property is not kept alive; its death is a change to none")
+    func weakIntermediatesAreNotKeptAlive() throws {
+        let kari = ict_person_new("Kari", nil)!
+        let account = ict_account_new(0, nil)!
+        setObject(account, "manager", kari)
+        let before = ic_object_retain_count(kari)
+        let (observation, recorder) = try observe(account, "manager.name", "*")
+        #expect(ic_object_retain_count(kari) == before)
+        ic_release(kari)  // the last strong reference: the weak property zeroes
+        #expect(readObject(account, "manager") == nil)
+        let bob = ict_person_new("Bob", nil)!
+        setObject(account, "manager", bob)
+        setString(bob, "name", "Rob")
+        #expect(text(recorder) == #"none->"Kari", "Kari"->none, none->"Bob", "Bob"->"Rob""#)
+        ic_key_path_observation_remove(observation)
+        ic_intercept_quiesce()
+        #expect(ict_recorder_releases(recorder) == 1)
+        for object in [account, bob] { ic_release(object) }
+        ict_recorder_destroy(recorder)
+    }
+
+    @Test("an object value read through a weak property is held weakly; its death is a change to none")
+    func weakValuesAreNotKeptAlive() throws {
+        let kari = ict_person_new("Kari", nil)!
+        let account = ict_account_new(0, nil)!
+        setObject(account, "manager", kari)
+        let before = ic_object_retain_count(kari)
+        let (observation, recorder) = try observe(account, "manager", "@")
+        #expect(ic_object_retain_count(kari) == before)
+        ic_release(kari)
+        #expect(readObject(account, "manager") == nil)
+        #expect(ict_recorder_count(recorder) == 2)
+        #expect(text(recorder).hasSuffix(">->nil"))  // the property reads nil
+        ic_key_path_observation_remove(observation)
+        ic_intercept_quiesce()
+        ic_release(account)
+        ict_recorder_destroy(recorder)
+    }
+
     @Test("the callback may remove its observation: no call follows, the context is released once")
     func removalFromInsideTheCallback() throws {
         let account = ict_account_new(1, nil)!
@@ -201,5 +251,21 @@ struct KeyPathObservationCTests {
         #expect(ict_recorder_breaks(recorder) == 0)
         ic_release(account)
         ict_recorder_destroy(recorder)
+    }
+
+    @Test("objects read through a weak property dying on several threads while the path moves (TSan)")
+    func weakObjectsDyingConcurrently() throws {
+        let account = ict_account_new(0, nil)!
+        for (path, type) in [("manager.name", "*"), ("manager", "@")] {
+            let (observation, recorder) = try observe(account, path, type)
+            ict_concurrent_manager_churn(account, 4, 200, nil)
+            #expect(readObject(account, "manager") == nil)  // every person died
+            ict_concurrent_manager_churn(account, 2, 100, observation)  // removal racing
+            ic_intercept_quiesce()
+            #expect(ict_recorder_releases(recorder) == 1)
+            ict_recorder_destroy(recorder)
+        }
+        #expect(ic_intercept_original_class(account) == ic_object_get_class(account))
+        ic_release(account)
     }
 }

@@ -10,11 +10,15 @@
  * (or became NULL), the observation moves to the new one, and the final value is read again
  * (ic_object_copy_value_for_key) and delivered with the previous one, even if it is equal.
  *
- * Objects along the path. The first object is held weakly: when it is deallocated the observation
- * delivers a last change (its value to none) and ends (remove it still, to free it). The objects
- * after it are retained while they are on the path (released when replaced or when the
- * observation ends or is removed), so they cannot die under it; the value itself, an object, is
- * retained only while it is the current value.
+ * Objects along the path. The observation keeps alive nothing the path does not. The first
+ * object is held weakly: when it is deallocated the observation delivers a last change (its value
+ * to none) and ends (remove it still, to free it). An object read through a weak property (an
+ * intermediate object, or the value itself) is held weakly too: its death zeroes the property,
+ * which is a change, delivered (its value to none) on the thread where the object died; when the
+ * dying object was the value, that old value is the object while it deallocates (still whole, but
+ * a retain cannot keep it: do not keep it past the callback). An object
+ * read through any other property is retained while it is on the path (released when replaced or
+ * when the observation ends or is removed), or, the value, while it is the current value.
  *
  * Delivery. `fn(old, new, context)` runs on the thread whose setter call made the change, one at
  * a time (a lock per observation: calls from several threads are serialized, in the order they
@@ -26,7 +30,9 @@
  * Memory: creating an observation allocates its state and what the engine needs for its
  * observers; a change that replaces an intermediate object adds observers on the new one (which
  * can fail: the value is then delivered with IC_ERR_OUT_OF_MEMORY as its status, and the path
- * below is not observed until the next change above it); reading a C string value copies it.
+ * below is not observed until the next change above it; watching the death of an object read
+ * through a weak property can fail too: that object is then retained while on the path, as if
+ * read through a strong one); reading a C string value copies it.
  * Removal needs no memory and cannot fail.
  */
 #ifndef IC_OBSERVE_H
