@@ -20,4 +20,11 @@ public class Observable<Element>: ObservableType {
     public func asObservable() -> Observable<Element> {
         self
     }
+
+    /// This sequence as a ``Just`` if it is one (overridden there), so that operators can use its
+    /// element without subscribing (see ``Just``); `nil` for every other sequence.
+    @usableFromInline
+    func _asJust() -> Just<Element>? {
+        nil
+    }
 }

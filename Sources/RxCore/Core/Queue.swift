@@ -6,6 +6,7 @@ struct RxQueue<Element> {
 
     init() {}
 
+    @inline(__always)
     var isEmpty: Bool { count == 0 }
 
     mutating func enqueue(_ element: Element) {

@@ -48,9 +48,11 @@ func _combineLatest2<Element1, Element2, Result>(
 ///
 /// The latest values live in `latest1` / `latest2`, one-element buffers of their own type
 /// initialized on the first element (`has1` / `has2`): a stored `Element?` would look up the
-/// optional's metadata on every access in this generic code.
-private final class CombineLatest2Sink<Element1, Element2, Observer: ObserverType>: Sink<Observer> {
-    typealias Result = Observer.Element
+/// optional's metadata on every access in this generic code. `Result` is a parameter of the
+/// class rather than `Observer.Element`, whose metadata each event looked up as an associated
+/// type witness (perf).
+private final class CombineLatest2Sink<Element1, Element2, Result, Observer: ObserverType>: Sink<Observer>
+where Observer.Element == Result {
 
     private let resultSelector: (Element1, Element2) throws -> Result
     private let lock = RxLock(recursive: true)
@@ -152,8 +154,9 @@ private final class CombineLatest2Sink<Element1, Element2, Observer: ObserverTyp
 }
 
 /// Forwards the first source's events to its ``CombineLatest2Sink``.
-private struct CombineLatest2First<Element1, Element2, Observer: ObserverType>: ElementObserver {
-    let parent: CombineLatest2Sink<Element1, Element2, Observer>
+private struct CombineLatest2First<Element1, Element2, Result, Observer: ObserverType>: ElementObserver
+where Observer.Element == Result {
+    let parent: CombineLatest2Sink<Element1, Element2, Result, Observer>
 
     func onNextElement(_ element: Element1) {
         parent.next1(element)
@@ -173,8 +176,9 @@ private struct CombineLatest2First<Element1, Element2, Observer: ObserverType>: 
 }
 
 /// Forwards the second source's events to its ``CombineLatest2Sink``.
-private struct CombineLatest2Second<Element1, Element2, Observer: ObserverType>: ElementObserver {
-    let parent: CombineLatest2Sink<Element1, Element2, Observer>
+private struct CombineLatest2Second<Element1, Element2, Result, Observer: ObserverType>: ElementObserver
+where Observer.Element == Result {
+    let parent: CombineLatest2Sink<Element1, Element2, Result, Observer>
 
     func onNextElement(_ element: Element2) {
         parent.next2(element)
@@ -201,7 +205,7 @@ private final class CombineLatest2<Element1, Element2, Result>: ParameterProduce
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
         run(
-            CombineLatest2Sink<Element1, Element2, Observer>(
+            CombineLatest2Sink<Element1, Element2, Result, Observer>(
                 resultSelector: parameters.2, observer: observer, cancel: cancel)
         ) { $0.run(parameters.0, parameters.1) }
     }

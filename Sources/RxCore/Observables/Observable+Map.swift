@@ -4,16 +4,24 @@ extension ObservableType {
     ///
     /// Inlinable so that the caller, which knows the element types, creates the sequence: made in
     /// generic code, each `map` looked up the metadata of its class (a hash-table probe), a cost
-    /// paid per single in `Single.just(x).map(f).subscribe(...)`.
+    /// paid per single in `Single.just(x).map(f).subscribe(...)`. Over a `just`, the sequence
+    /// is a `JustMap`, which delivers what a `Map` would without a sink (see `Just`).
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        Map(asObservable(), transform)
+        let source = asObservable()
+        if let just = source._asJust() {
+            return JustMap(just.element, transform)
+        }
+        return Map(source, transform)
     }
 }
 
-private final class MapSink<Source, Observer: ObserverType>: ElementSink<Observer>, SourceSink {
+/// `Result` is a parameter of the class rather than `Observer.Element`, whose metadata each
+/// element looked up as an associated type witness (perf).
+private final class MapSink<Source, Result, Observer: ObserverType>: ElementSink<Observer>, SourceSink
+where Observer.Element == Result {
     typealias Element = Source
-    typealias Transform = (Source) throws -> Observer.Element
+    typealias Transform = (Source) throws -> Result
 
     private let transform: Transform
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType where Element: ObservableConvertibleType {
     /// Subscribes to each inner sequence as it arrives and emits the elements of all of them as
     /// they come. Completes when this sequence and every inner sequence have completed; fails on
@@ -61,9 +63,11 @@ typealias MergeParameters<SourceElement, Inner> = (
 ///
 /// Locking: `lock` (recursive, so that a source emitting synchronously while it is being
 /// subscribed is handled) guards `activeCount`, `sourceDone`, `waiting`, the list of inner
-/// subscriptions (`firstInner`, `lastInner`, `innersDisposed` and the links and subscription of
-/// each ``MergeInner``), and is held while forwarding, so events from inner sequences on
-/// different threads never overlap. Inner sequences are subscribed outside the lock.
+/// subscriptions (`firstInner`, `lastInner`, `innersDisposed` and the links of each
+/// ``MergeInner``, whose subscription is handed over through its `handover` flags), and is held
+/// while forwarding, so events from inner sequences on different threads never overlap. Inner
+/// sequences are subscribed outside the lock, except a `just`, which is not subscribed at all:
+/// its element is forwarded and its completion accounted for under the lock (see ``Just``).
 ///
 /// Disposal: the returned `group` holds the source subscription, then the inner subscriptions
 /// (disposed in the order they were made, after the source's). The inner subscriptions live in
@@ -93,6 +97,7 @@ where Observer.Element == Inner.Element {
     @exclusivity(unchecked) private var innersDisposed = false
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
+    private let innerObserverType = InnerObserver.self
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
         _ = group.insert(sourceSubscription)
@@ -131,8 +136,7 @@ where Observer.Element == Inner.Element {
             return
         }
         activeCount += 1
-        lock.unlock()
-        subscribeInner(inner)
+        subscribeInnerAndUnlock(inner)
     }
 
     func onSourceError(_ error: Swift.Error) {
@@ -152,14 +156,31 @@ where Observer.Element == Inner.Element {
 
     /// Subscribes to `inner`, unless the inner subscriptions were disposed: its observer is
     /// linked at the end of the list first, then given the subscription (disposed at once if
-    /// the inner sequence ended or the list was disposed meanwhile).
-    private func subscribeInner(_ inner: Inner) {
-        let entry = InnerObserver(parent: self)
-        lock.lock()
+    /// the inner sequence ended or the list was disposed meanwhile). Call with `lock` held, in
+    /// the same hold that counted `inner` as active; returns with it released.
+    ///
+    /// Why in the caller's hold: linking the observer in a hold of its own cost a lock round
+    /// trip per inner sequence, and handing it the subscription under the lock another; the
+    /// subscription is handed over through the observer's `handover` flags instead (perf,
+    /// `flatMap { .just($0) }`: five round trips of the recursive lock per element, now three).
+    private func subscribeInnerAndUnlock(_ inner: Inner) {
         if innersDisposed {
             lock.unlock()
             return
         }
+        let source = inner.asObservable()
+        if let just = source._asJust() {
+            // What subscribing to a `just` delivers, without the subscription (see `Just`): its
+            // element, then its completion, in this lock hold.
+            if !isDisposed {
+                observer._onNextElement(just.element)
+            }
+            completeInnerAndUnlock()
+            return
+        }
+        // Made through the metatype read at `init`: naming the generic class here looked up its
+        // metadata (a hash-table probe) per inner sequence (perf).
+        let entry = innerObserverType.init(parent: self)
         entry.previous = lastInner
         if let lastInner {
             Self.inner(lastInner).next = entry
@@ -169,15 +190,7 @@ where Observer.Element == Inner.Element {
         lastInner = entry
         entry.isLinked = true
         lock.unlock()
-        let subscription = inner.asObservable().subscribe(entry)
-        lock.lock()
-        if entry.isLinked {
-            entry.subscription = subscription
-            lock.unlock()
-        } else {
-            lock.unlock()
-            subscription.dispose()
-        }
+        entry.setSubscription(source.subscribe(entry))
     }
 
     @inline(__always)
@@ -202,9 +215,7 @@ where Observer.Element == Inner.Element {
         }
         entry.next = nil
         entry.previous = nil
-        let subscription = entry.subscription
-        entry.subscription = nil
-        return subscription
+        return entry.takeSubscriptionForUnlink()
     }
 
     /// Disposes every inner subscription, in the order they were made, and stops subscribing new
@@ -240,12 +251,19 @@ where Observer.Element == Inner.Element {
         lock.lock()
         // The inner subscription is disposed before the completion is accounted for, as the
         // group's removal did; an inner sequence that completes while being subscribed has no
-        // subscription yet (`subscribeInner` disposes it when it comes).
+        // subscription yet (`setSubscription` disposes it when it comes).
         if let subscription = unlink(entry) {
             lock.unlock()
             subscription.dispose()
             lock.lock()
         }
+        completeInnerAndUnlock()
+    }
+
+    /// Accounts for the completion of an inner sequence: completes when it was the last and the
+    /// source has completed, or subscribes to the next waiting one. Call with `lock` held;
+    /// returns with it released.
+    private func completeInnerAndUnlock() {
         if waiting.isEmpty {
             activeCount -= 1
             if sourceDone && activeCount == 0 {
@@ -254,16 +272,22 @@ where Observer.Element == Inner.Element {
             lock.unlock()
             return
         }
-        let next = waiting.dequeue()!
-        lock.unlock()
-        subscribeInner(next)
+        subscribeWaitingAndUnlock()
+    }
+
+    /// Subscribes to the oldest waiting inner sequence. Call with `lock` held; returns with it
+    /// released. Out of line so that the metadata lookup of the dequeued optional is not
+    /// hoisted into `innerCompleted`, where it ran for every inner sequence (perf).
+    @inline(never)
+    private func subscribeWaitingAndUnlock() {
+        subscribeInnerAndUnlock(waiting.dequeue()!)
     }
 }
 
 /// The observer of one inner sequence of a ``MergeSink``, which forwards its events to the sink,
 /// and the sink's record of that inner subscription: a link of the sink's list of inner
-/// subscriptions, and the subscription once `subscribe` has returned it. The links and the
-/// subscription are guarded by the sink's `lock`.
+/// subscriptions, and the subscription once `subscribe` has returned it. The links are guarded
+/// by the sink's `lock`; the subscription is handed over through `handover` (see there).
 private final class MergeInner<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>:
     ElementObserver
 where Observer.Element == Inner.Element {
@@ -274,10 +298,44 @@ where Observer.Element == Inner.Element {
     // Typed `AnyObject?` for the reason given at `MergeSink.firstInner`.
     @exclusivity(unchecked) var next: AnyObject?
     @exclusivity(unchecked) unowned(unsafe) var previous: AnyObject?
-    @exclusivity(unchecked) var subscription: Disposable?
+    // The inner subscription, handed over from `subscribe`'s return to whoever ends it: written
+    // by `setSubscription` before it sets `subscriptionSet`, read by the unlinking thread only
+    // after it saw that flag (and the other way round for `unlinked`), so exactly one side
+    // disposes it and neither needs the sink's lock for it.
+    @exclusivity(unchecked) private var subscription: Disposable?
+    private let handover = Atomic<Int>(0)
+    private static var subscriptionSet: Int { 1 }
+    private static var unlinked: Int { 2 }
 
     init(parent: MergeSink<SourceElement, Inner, Observer>) {
         self.parent = parent
+    }
+
+    /// Stores the inner subscription once `subscribe` returned it, or disposes it at once if the
+    /// observer was unlinked meanwhile (the inner sequence ended, or the sink disposed its inner
+    /// subscriptions).
+    func setSubscription(_ subscription: Disposable) {
+        self.subscription = subscription
+        if handover.bitwiseOr(Self.subscriptionSet, ordering: .acquiringAndReleasing).oldValue
+            & Self.unlinked != 0
+        {
+            self.subscription = nil
+            subscription.dispose()
+        }
+    }
+
+    /// Marks the observer unlinked and returns its subscription if `subscribe` has returned it
+    /// (the caller disposes it); otherwise `setSubscription` will dispose it. Called once, by
+    /// `unlink`, with the sink's lock held.
+    func takeSubscriptionForUnlink() -> Disposable? {
+        if handover.bitwiseOr(Self.unlinked, ordering: .acquiringAndReleasing).oldValue
+            & Self.subscriptionSet == 0
+        {
+            return nil
+        }
+        let subscription = self.subscription
+        self.subscription = nil
+        return subscription
     }
 
     func onNextElement(_ element: Element) {

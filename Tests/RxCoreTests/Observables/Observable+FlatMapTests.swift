@@ -102,5 +102,56 @@ extension RxCoreTests {
             #expect(recorder.grammarHolds)
             subscription.dispose()
         }
+        @Test("FlatMap into just delivers each element and completes once the source has")
+        func flatMapIntoJust() {
+            let subject = PublishSubject<Int>()
+            let recorder = EventRecorder<Int>()
+            let subscription = subject.flatMap { Observable.just($0 * 10) }.subscribe(recorder)
+            subject.onNext(1)
+            subject.onNext(2)
+            #expect(recorder.events == [.next(10), .next(20)])
+            subject.onCompleted()
+            #expect(recorder.events == [.next(10), .next(20), .completed])
+            subscription.dispose()
+        }
+
+        @Test("ConcatMap runs a waiting just inner sequence when the active one completes")
+        func concatMapWaitingJust() {
+            let subject = PublishSubject<Int>()
+            let first = PublishSubject<Int>()
+            let recorder = EventRecorder<Int>()
+            let subscription = subject.concatMap { $0 == 0 ? first.asObservable() : Observable.just($0) }
+                .subscribe(recorder)
+            subject.onNext(0)
+            subject.onNext(1)
+            subject.onNext(2)
+            subject.onCompleted()
+            #expect(recorder.events.isEmpty)
+            first.onNext(7)
+            first.onCompleted()
+            #expect(recorder.events == [.next(7), .next(1), .next(2), .completed])
+            subscription.dispose()
+        }
+
+        @Test("Disposing flatMap from the element of a just inner sequence stops everything")
+        func disposeFromJustElement() {
+            let subject = PublishSubject<Int>()
+            var received: [Int] = []
+            var subscription: Disposable?
+            subscription = subject.flatMap { Observable.just($0) }.subscribe(onNext: {
+                received.append($0)
+                subscription?.dispose()
+            })
+            subject.onNext(1)
+            subject.onNext(2)
+            #expect(received == [1])
+            #expect(!subject.hasObservers)
+        }
+
+        @Test("FlatMapFirst takes every just inner sequence: each has ended before the next element")
+        func flatMapFirstIntoJust() {
+            let events = synchronousEvents(of: Observable.of(1, 2, 3).flatMapFirst { Observable.just($0) })
+            #expect(events == [.next(1), .next(2), .next(3), .completed])
+        }
     }
 }

@@ -51,5 +51,51 @@ extension RxCoreTests {
             subject.onNext(2)
             #expect(calls == 1)
         }
+        @Test("Map over just runs its transform at each subscription, not when the sequence is made")
+        func mapOverJustTransformsPerSubscription() {
+            var calls = 0
+            let mapped = Observable.just(2).map { value -> Int in
+                calls += 1
+                return value * 10
+            }
+            #expect(calls == 0)
+            #expect(synchronousEvents(of: mapped) == [.next(20), .completed])
+            #expect(synchronousEvents(of: mapped) == [.next(20), .completed])
+            #expect(calls == 2)
+        }
+
+        @Test("Map over just delivers the error its transform throws and no completion")
+        func mapOverJustThrowing() {
+            let mapped = Observable.just(2).map { value -> Int in throw TestError(value) }
+            #expect(synchronousEvents(of: mapped) == [.error(TestError(2))])
+        }
+
+        @Test("Map over just delivers on the current-thread trampoline, as any map does")
+        func mapOverJustUsesTrampoline() {
+            // Work scheduled on the current-thread scheduler while the element is delivered runs
+            // after the delivery (the trampoline the subscription started), before `subscribe`
+            // returns, as for a map over `create`; `just` alone starts no trampoline, so there it
+            // would run at once.
+            let created = Observable<Int>.create { observer in
+                observer.onNext(1)
+                observer.onCompleted()
+                return Disposables.create()
+            }
+            var log: [String] = []
+            for source in [Observable.just(1).map { $0 }, created.map { $0 }] {
+                log = []
+                _ = source.subscribe(
+                    onNext: { _ in
+                        _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                            log.append("scheduled")
+                            return Disposables.create()
+                        }
+                        log.append("next")
+                    },
+                    onCompleted: { log.append("completed") })
+                log.append("returned")
+                #expect(log == ["next", "completed", "scheduled", "returned"])
+            }
+        }
     }
 }
