@@ -13,7 +13,8 @@ private func format<T>(_ type: String, _ value: T, length: Int = 256) -> (String
     var buffer = [CChar](repeating: 0x55, count: max(length, 1))
     let n = withUnsafePointer(to: &value) { ic_format_value(type, $0, &buffer, length) }
     guard n >= 0 else { return nil }
-    return (length > 0 ? String(cString: buffer) : "", n)
+    let text = length > 0 ? buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : ""
+    return (text, n)
 }
 
 @Suite("The C spy API (ic_hook_every.h, ic_describe.h)")

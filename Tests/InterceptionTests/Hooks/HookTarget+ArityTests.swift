@@ -51,42 +51,42 @@ private func defineArityClass(_ trace: Trace) throws -> RuntimeClass {
 // The pack forms, reached from pack-generic functions (a `(RuntimeObject, repeat each A)` closure
 // matches no fixed-arity overload).
 
-private func packBefore<T: HookTarget, each A: RuntimeValue>(
+@discardableResult private func packBefore<T: HookTarget, each A: RuntimeValue>(
     _ target: T, _ selector: Selector,
     _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
 ) throws -> HookToken {
     try target.hookBefore(selector, body)
 }
 
-private func packReplacing<T: HookTarget, each A: RuntimeValue>(
+@discardableResult private func packReplacing<T: HookTarget, each A: RuntimeValue>(
     _ target: T, _ selector: Selector,
     _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> (repeat each A)
 ) throws -> HookToken {
     try target.hookBeforeReplacingArguments(selector, body)
 }
 
-private func packAfter<T: HookTarget, each A: RuntimeValue, R: RuntimeValue>(
+@discardableResult private func packAfter<T: HookTarget, each A: RuntimeValue, R: RuntimeValue>(
     _ target: T, _ selector: Selector,
     _ body: @escaping @Sendable (R, RuntimeObject, repeat each A) throws -> R
 ) throws -> HookToken {
     try target.hookAfter(selector, body)
 }
 
-private func packAfterVoid<T: HookTarget, each A: RuntimeValue>(
+@discardableResult private func packAfterVoid<T: HookTarget, each A: RuntimeValue>(
     _ target: T, _ selector: Selector,
     _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
 ) throws -> HookToken {
     try target.hookAfter(selector, body)
 }
 
-private func packInstead<T: HookTarget, each A: RuntimeValue, R: RuntimeValue>(
+@discardableResult private func packInstead<T: HookTarget, each A: RuntimeValue, R: RuntimeValue>(
     _ target: T, _ selector: Selector,
     _ body: @escaping @Sendable ((repeat each A) -> R, RuntimeObject, repeat each A) throws -> R
 ) throws -> HookToken {
     try target.hookInstead(selector, body)
 }
 
-private func packInsteadVoid<T: HookTarget, each A: RuntimeValue>(
+@discardableResult private func packInsteadVoid<T: HookTarget, each A: RuntimeValue>(
     _ target: T, _ selector: Selector,
     _ body: @escaping @Sendable ((repeat each A) -> Void, RuntimeObject, repeat each A) throws -> Void
 ) throws -> HookToken {
