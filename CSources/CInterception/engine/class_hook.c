@@ -300,6 +300,11 @@ ic_class_hook *ic_class_hook_install_locked(ic_class *cls, ic_sel sel, ic_status
     } else if (own) {
         ic_imp old = NULL;
         hook->added = false;
+        /* `saved` before the trampoline is published: a call that meets the trampoline at once
+         * must find its original (NULL would send it to the superclass's method, which a new
+         * record's `saved` was). The replacement's answer corrects it if the IMP changed in
+         * between. */
+        atomic_store_explicit(&hook->saved, ic_method_imp(own), memory_order_release);
         s = ic_class_replace_method(cls, sel, hook->imp, NULL, &old);
         if (s == IC_OK) atomic_store_explicit(&hook->saved, old, memory_order_release);
     } else {
