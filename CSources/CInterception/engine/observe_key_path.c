@@ -204,19 +204,19 @@ static void kp_setter_called(ic_invocation *call, void *context);
 static void kp_object_died(ic_id object, void *context);
 static void kp_value_died(ic_id object, void *context);
 
-/* Watches `object`'s death with `fn` (context `level`); 0 if memory ran out (the caller then
- * holds `object` strongly instead). */
-static ic_observer_token watch_death(kp_observation *o, kp_level *level, ic_id object,
-                                     ic_dealloc_observer_fn fn)
+static void kp_first_object_died(ic_id object, void *context);
+
+/* Watches `object`'s death with `fn` (context `level`), the observer's reference taken; `*token`
+ * is 0 if that failed. */
+static ic_status watch_death(kp_observation *o, kp_level *level, ic_id object,
+                             ic_dealloc_observer_fn fn, ic_observer_token *token)
 {
-    ic_observer_token token = 0;
+    *token = 0;
     atomic_fetch_add_explicit(&o->refs, 1, memory_order_relaxed);
-    if (ic_intercept_add_dealloc_observer(object, IC_OBSERVE_BEFORE, fn, level, kp_release_context,
-                                          &token) != IC_OK) {
-        atomic_fetch_sub_explicit(&o->refs, 1, memory_order_relaxed);
-        return 0;
-    }
-    return token;
+    ic_status status = ic_intercept_add_dealloc_observer(object, IC_OBSERVE_BEFORE, fn, level,
+                                                         kp_release_context, token);
+    if (status != IC_OK) atomic_fetch_sub_explicit(&o->refs, 1, memory_order_relaxed);
+    return status;
 }
 
 /* Detaches levels `from`.. (their observers and retained objects queued). */
@@ -272,8 +272,8 @@ static ic_status resolve(kp_observation *o, unsigned from, bool from_attached)
         detach_from(o, i + 1);
         below->object = child; /* the +1 of the read: retained while on the path, unless weak */
         if (child && reads_weakly(level->object, level->key)) {
-            below->dealloc = watch_death(o, below, child, kp_object_died);
-            below->weak = below->dealloc != 0;
+            /* Out of memory, `child` is held strongly instead. */
+            below->weak = watch_death(o, below, child, kp_object_died, &below->dealloc) == IC_OK;
             if (below->weak) drop_object(o, child); /* released once unlocked */
         }
         if (child) below->status = attach(o, i + 1);
@@ -316,8 +316,8 @@ static void hold_current(kp_observation *o)
     ic_id value;
     memcpy(&value, o->current, sizeof value);
     if (!value) return;
-    o->value_dealloc = watch_death(o, last, value, kp_value_died);
-    if (!o->value_dealloc) return; /* out of memory: held strongly instead */
+    if (watch_death(o, last, value, kp_value_died, &o->value_dealloc) != IC_OK)
+        return; /* out of memory: held strongly instead */
     o->current_unretained = true;
     drop_object(o, value); /* the read's reference, released once unlocked */
 }
@@ -530,10 +530,7 @@ ic_status ic_object_observe_key_path(ic_id obj, const char *key_path, const char
     o->levels[0].object = obj;
 
     kp_enter(o);
-    atomic_fetch_add_explicit(&o->refs, 1, memory_order_relaxed);
-    status = ic_intercept_add_dealloc_observer(obj, IC_OBSERVE_BEFORE, kp_first_object_died,
-                                               &o->levels[0], kp_release_context, &o->dealloc);
-    if (status != IC_OK) atomic_fetch_sub_explicit(&o->refs, 1, memory_order_relaxed);
+    status = watch_death(o, &o->levels[0], obj, kp_first_object_died, &o->dealloc);
     if (status == IC_OK) status = o->levels[0].status = attach(o, 0);
     if (status == IC_OK) status = resolve(o, 0, true);
     ic_observed_value value = {0};
