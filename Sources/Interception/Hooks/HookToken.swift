@@ -148,10 +148,12 @@ extension SwiftHook {
 /// the context alive while a call of the hook can run, so it is borrowed, not retained.
 /// The error goes to ``SwiftHook/report(_:_:)``, out of line: handled here, it made every call
 /// save and restore two more registers.
+/// The engine always passes both (ic_hook_object / ic_hook_class were given the context, and a
+/// hook's frame is the call's): they are unwrapped without a test.
 let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
-    let hook = Unmanaged<SwiftHook>.fromOpaque(context!)
+    let hook = Unmanaged<SwiftHook>.fromOpaque(context.unsafelyUnwrapped)
     do {
-        try hook._withUnsafeGuaranteedRef { try $0.run(call!, $0) }
+        try hook._withUnsafeGuaranteedRef { try $0.run(call.unsafelyUnwrapped, $0) }
     } catch {
         SwiftHook.report(hook, error)
     }
