@@ -13,11 +13,19 @@
 extension ObservableType {
     /// Whenever either source emits, once both have emitted at least once, emits
     /// `resultSelector` of the latest element of each (see `combineLatest(_:resultSelector:)`).
+    ///
+    /// Inlinable for the same reason as the tuple form below.
+    @inlinable
     public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
         _ source1: Source1, _ source2: Source2,
         resultSelector: @escaping (Source1.Element, Source2.Element) throws -> Element
     ) -> Observable<Element> {
-        CombineLatest2((source1.asObservable(), source2.asObservable(), resultSelector))
+        _combineLatest2(source1.asObservable(), source2.asObservable()) { latest1, latest2 in
+            // Copies: `resultSelector` may make a source emit, which replaces the latest element.
+            let element1 = latest1.pointee
+            let element2 = latest2.pointee
+            return try resultSelector(element1, element2)
+        }
     }
 }
 
@@ -25,20 +33,23 @@ extension ObservableType where Element == Any {
     /// Emits tuples of the latest element of each source (see `combineLatest(_:resultSelector:)`).
     ///
     /// Inlinable so that the closure building the tuple is compiled for the caller's element
-    /// types: built in generic code, each tuple would look up the tuple's metadata.
+    /// types: built in generic code, each tuple would look up the tuple's metadata, and each
+    /// latest element would be copied and destroyed through its value witnesses to be passed
+    /// (the closure reads them through pointers instead).
     @inlinable
     public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
         _ source1: Source1, _ source2: Source2
     ) -> Observable<(Source1.Element, Source2.Element)> {
-        _combineLatest2(source1.asObservable(), source2.asObservable()) { ($0, $1) }
+        _combineLatest2(source1.asObservable(), source2.asObservable()) { ($0.pointee, $1.pointee) }
     }
 }
 
-/// The producer of `combineLatest` over two sources, for the inlinable tuple form.
+/// The producer of `combineLatest` over two sources, for the inlinable forms. `resultSelector`
+/// reads the latest elements where the sink keeps them.
 @usableFromInline
 func _combineLatest2<Element1, Element2, Result>(
     _ source1: Observable<Element1>, _ source2: Observable<Element2>,
-    _ resultSelector: @escaping (Element1, Element2) throws -> Result
+    _ resultSelector: @escaping (UnsafePointer<Element1>, UnsafePointer<Element2>) throws -> Result
 ) -> Observable<Result> {
     CombineLatest2((source1, source2, resultSelector))
 }
@@ -54,7 +65,7 @@ func _combineLatest2<Element1, Element2, Result>(
 private final class CombineLatest2Sink<Element1, Element2, Result, Observer: ObserverType>: Sink<Observer>
 where Observer.Element == Result {
 
-    private let resultSelector: (Element1, Element2) throws -> Result
+    private let resultSelector: (UnsafePointer<Element1>, UnsafePointer<Element2>) throws -> Result
     private let lock = RxLock(recursive: true)
     private let latest1 = UnsafeMutablePointer<Element1>.allocate(capacity: 1)
     private let latest2 = UnsafeMutablePointer<Element2>.allocate(capacity: 1)
@@ -66,7 +77,8 @@ where Observer.Element == Result {
     @exclusivity(unchecked) private var done2 = false
 
     init(
-        resultSelector: @escaping (Element1, Element2) throws -> Result, observer: Observer,
+        resultSelector: @escaping (UnsafePointer<Element1>, UnsafePointer<Element2>) throws -> Result,
+        observer: Observer,
         cancel: Cancelable
     ) {
         self.resultSelector = resultSelector
@@ -118,7 +130,7 @@ where Observer.Element == Result {
         if has1 && has2 {
             let result: Result
             do {
-                result = try resultSelector(latest1.pointee, latest2.pointee)
+                result = try resultSelector(UnsafePointer(latest1), UnsafePointer(latest2))
             } catch {
                 forwardErrorAndDispose(error)
                 return
@@ -198,7 +210,10 @@ where Observer.Element == Result {
 }
 
 private final class CombineLatest2<Element1, Element2, Result>: ParameterProducer<
-    (Observable<Element1>, Observable<Element2>, (Element1, Element2) throws -> Result), Result
+    (
+        Observable<Element1>, Observable<Element2>,
+        (UnsafePointer<Element1>, UnsafePointer<Element2>) throws -> Result
+    ), Result
 >
 {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
