@@ -2,16 +2,18 @@
 // with ratios to the direct call and to an unintercepted send taken within the same run, and
 // heap allocations per operation counted by an interposed allocator.
 //
-//   swift run -c release interception-bench [--quick] [--json FILE] [--filter SUBSTRING[,SUBSTRING…]]
+//   swift run -c release interception-bench [--quick] [--interleave] [--json FILE] [--filter SUBSTRING[,SUBSTRING…]]
 //
 // Hot loops live in the language whose path they measure: C paths in CInterceptionBench
 // (cases.c), Swift paths in this target. Each loop checks its results; a wrong result fails the
-// run. Nothing here asserts on time.
+// run. Nothing here asserts on time. --interleave measures the cases in rounds (one repetition
+// of each per round) instead of in turn, which keeps ratios steady on a shared, noisy machine.
 import CInterceptionBench
 import Foundation
 
 struct Options {
     var quick = false
+    var interleave = false
     var jsonPath: String?
     var filter: String?
 
@@ -20,10 +22,13 @@ struct Options {
         while let argument = it.next() {
             switch argument {
             case "--quick": quick = true
+            case "--interleave": interleave = true
             case "--json": jsonPath = it.next()
             case "--filter": filter = it.next()
             case "--help", "-h":
-                print("usage: interception-bench [--quick] [--json FILE] [--filter SUBSTRING[,SUBSTRING…]]")
+                print(
+                    "usage: interception-bench [--quick] [--interleave] [--json FILE]"
+                        + " [--filter SUBSTRING[,SUBSTRING…]]")
                 exit(0)
             default:
                 FileHandle.standardError.write("unknown argument \(argument)\n".data(using: .utf8)!)
@@ -79,33 +84,41 @@ func cCases() -> [BenchCase] {
     }
 }
 
-func measure(_ bench: BenchCase, quick: Bool) -> Result? {
-    guard bench.prepare() else { return nil }
-    let baseOps: Double = quick ? 20_000 : 2_000_000
-    let ops = UInt64(max(10, baseOps * bench.scale))
-    let reps = quick ? 3 : 15
-    // Warm up: fill caches, create lazily built state, and run the case itself long enough
-    // (at least 50 ms, 5 ms with --quick) that the core's clock, caches and branch predictors
-    // are in the state this case's loop leaves them, whatever ran before it: a single short
-    // warm-up let a case measured right after an expensive one (or first in a filtered run)
-    // differ from the same case in a full run.
-    let warmUpNs: Double = quick ? 5e6 : 50e6
-    var warmedNs = 0.0
-    var warmUps = 0
-    repeat {
-        let ns = bench.run(ops / 4 + 1)
-        guard ns >= 0 else { return nil }
-        warmedNs += ns
-        warmUps += 1
-    } while warmedNs < warmUpNs && warmUps < 1_000
+/// One case on its way through a run: its plan, and what its timed repetitions measured.
+struct Measurement {
+    var bench: BenchCase
+    var ops: UInt64
     var times: [Double] = []
     var allocationCount: UInt64 = 0
     var byteCount: UInt64 = 0
-    for _ in 0..<reps {
+
+    init(_ bench: BenchCase, quick: Bool) {
+        self.bench = bench
+        let baseOps: Double = quick ? 20_000 : 2_000_000
+        ops = UInt64(max(10, baseOps * bench.scale))
+    }
+
+    /// Runs the case untimed for at least `minimumNs` (and at least once), so that the core's
+    /// clock, caches and branch predictors are in the state this case's loop leaves them,
+    /// whatever ran before it. False when a result was wrong.
+    func warmUp(minimumNs: Double) -> Bool {
+        var warmedNs = 0.0
+        var warmUps = 0
+        repeat {
+            let ns = bench.run(ops / 4 + 1)
+            guard ns >= 0 else { return false }
+            warmedNs += ns
+            warmUps += 1
+        } while warmedNs < minimumNs && warmUps < 1_000
+        return true
+    }
+
+    /// One timed repetition of `ops` operations. False when a result was wrong.
+    mutating func timedRepetition() -> Bool {
         let allocationsBefore = icb_allocation_count()
         let bytesBefore = icb_allocated_bytes()
         let ns = bench.run(ops)
-        guard ns >= 0 else { return nil }
+        guard ns >= 0 else { return false }
         times.append(ns / Double(ops))
         if let timed = bench.timedAllocations {
             let (count, bytes) = timed()
@@ -115,15 +128,61 @@ func measure(_ bench: BenchCase, quick: Bool) -> Result? {
             allocationCount += icb_allocation_count() - allocationsBefore
             byteCount += icb_allocated_bytes() - bytesBefore
         }
+        return true
     }
-    let totalOps = Double(ops) * Double(reps)
-    let allocations = Double(allocationCount) / totalOps
-    let bytes = Double(byteCount) / totalOps
-    times.sort()
-    return Result(
-        name: bench.name, description: bench.description, median: times[times.count / 2], min: times.first!,
-        max: times.last!,
-        reps: reps, ops: ops, allocsPerOp: allocations, bytesPerOp: bytes)
+
+    var result: Result {
+        let totalOps = Double(ops) * Double(times.count)
+        let sorted = times.sorted()
+        return Result(
+            name: bench.name, description: bench.description, median: sorted[sorted.count / 2],
+            min: sorted.first!, max: sorted.last!, reps: sorted.count, ops: ops,
+            allocsPerOp: Double(allocationCount) / totalOps, bytesPerOp: Double(byteCount) / totalOps)
+    }
+}
+
+/// The warm-up before a case's repetitions: 50 ms (5 ms with --quick). A single short warm-up
+/// let a case measured right after an expensive one (or first in a filtered run) differ from
+/// the same case in a full run.
+func warmUpNs(quick: Bool) -> Double { quick ? 5e6 : 50e6 }
+
+func repetitions(quick: Bool) -> Int { quick ? 3 : 15 }
+
+/// Measures each case in turn: its warm-up, then all its repetitions. A load change on the
+/// machine between two cases shifts their ratio.
+func measureInTurn(_ cases: [BenchCase], quick: Bool) -> [Measurement?] {
+    cases.map { bench in
+        guard bench.prepare() else { return nil }
+        var measurement = Measurement(bench, quick: quick)
+        guard measurement.warmUp(minimumNs: warmUpNs(quick: quick)) else { return nil }
+        for _ in 0..<repetitions(quick: quick) {
+            guard measurement.timedRepetition() else { return nil }
+        }
+        return measurement
+    }
+}
+
+/// Measures the cases in rounds: every case is prepared and warmed up first, then each round
+/// runs one repetition of every case, each after a short warm-up of its own (a quarter of a
+/// repetition, so it does not start in the previous case's state). A load change on a shared
+/// machine then lands in the same rounds of every case, and the medians' ratios stay close to
+/// what a quiet machine gives, where cases measured in turn can differ by 2× between runs.
+func measureInterleaved(_ cases: [BenchCase], quick: Bool) -> [Measurement?] {
+    var measurements: [Measurement?] = cases.map { bench in
+        guard bench.prepare() else { return nil }
+        let measurement = Measurement(bench, quick: quick)
+        return measurement.warmUp(minimumNs: warmUpNs(quick: quick)) ? measurement : nil
+    }
+    for _ in 0..<repetitions(quick: quick) {
+        for index in measurements.indices {
+            guard var measurement = measurements[index] else { continue }
+            measurements[index] = nil
+            if measurement.warmUp(minimumNs: 0), measurement.timedRepetition() {
+                measurements[index] = measurement
+            }
+        }
+    }
+    return measurements
 }
 
 func machineDescription() -> [String: Any] {
@@ -177,9 +236,12 @@ if let filter = options.filter {
 
 var results: [Result] = []
 var failed: [String] = []
-for bench in cases {
-    if let result = measure(bench, quick: options.quick) {
-        results.append(result)
+let measurements =
+    options.interleave
+    ? measureInterleaved(cases, quick: options.quick) : measureInTurn(cases, quick: options.quick)
+for (bench, measurement) in zip(cases, measurements) {
+    if let measurement {
+        results.append(measurement.result)
     } else {
         failed.append(bench.name)
         FileHandle.standardError.write(
@@ -191,7 +253,7 @@ let direct = results.first { $0.name == "direct_call" }?.median ?? .nan
 let send = results.first { $0.name == "send_unintercepted" }?.median ?? .nan
 let machine = machineDescription()
 print(
-    "interception-bench (\(machine["build_configuration"]!), \(options.quick ? "quick" : "full")) on \(machine["cpu"]!), \(machine["cores"]!) cores"
+    "interception-bench (\(machine["build_configuration"]!), \(options.quick ? "quick" : "full")\(options.interleave ? ", interleaved" : "")) on \(machine["cpu"]!), \(machine["cores"]!) cores"
 )
 print(pad("case", 36) + "   ns/op      min      max  ×direct    ×send  allocs/op")
 for r in results {
@@ -213,7 +275,9 @@ if let path = options.jsonPath {
             "bytes_per_op": $0.bytesPerOp,
         ]
     }
-    objects.append(machine)
+    var run = machine
+    run["interleaved"] = options.interleave
+    objects.append(run)
     do {
         let data = try JSONSerialization.data(
             withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
