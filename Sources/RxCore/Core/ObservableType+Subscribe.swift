@@ -25,6 +25,17 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
+        if let just = asObservable()._asJust() {
+            // What subscribing the observer below to a `just` delivers, in the same order and
+            // before returning: the element, completion, then the end of the subscription, which
+            // has nothing left to dispose. Why: the observer, and the thunk that stores the
+            // caller's `onNext` in it, were two of the three objects of
+            // `Observable.just(x).subscribe(onNext:)` (perf, `rxcore_just_subscribe_dispose`).
+            onNext?(just.element)
+            onCompleted?()
+            onDisposed?()
+            return Disposables.create()
+        }
         guard let onDisposed else {
             // Nothing to run on disposal: the subscription itself is the whole disposable (a
             // pair with a no-op disposable cost an object per subscription).

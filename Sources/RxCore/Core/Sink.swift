@@ -50,7 +50,7 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 
     final var isDisposed: Bool {
-        disposed.load(ordering: .relaxed)
+        @inline(__always) get { disposed.load(ordering: .relaxed) }
     }
 
     func dispose() {

@@ -13,11 +13,19 @@
 extension ObservableType {
     /// Whenever either source emits, once both have emitted at least once, emits
     /// `resultSelector` of the latest element of each (see `combineLatest(_:resultSelector:)`).
+    ///
+    /// Inlinable for the same reason as the tuple form below.
+    @inlinable
     public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
         _ source1: Source1, _ source2: Source2,
         resultSelector: @escaping (Source1.Element, Source2.Element) throws -> Element
     ) -> Observable<Element> {
-        CombineLatest2((source1.asObservable(), source2.asObservable(), resultSelector))
+        _combineLatest2(source1.asObservable(), source2.asObservable()) { latest1, latest2, result in
+            // Copies: `resultSelector` may make a source emit, which replaces the latest element.
+            let element1 = latest1.pointee
+            let element2 = latest2.pointee
+            result.initialize(to: try resultSelector(element1, element2))
+        }
     }
 }
 
@@ -25,23 +33,39 @@ extension ObservableType where Element == Any {
     /// Emits tuples of the latest element of each source (see `combineLatest(_:resultSelector:)`).
     ///
     /// Inlinable so that the closure building the tuple is compiled for the caller's element
-    /// types: built in generic code, each tuple would look up the tuple's metadata.
+    /// types: built in generic code, each tuple would look up the tuple's metadata, and each
+    /// latest element would be copied and destroyed through its value witnesses to be passed
+    /// (the closure reads them through pointers instead).
     @inlinable
     public static func combineLatest<Source1: ObservableType, Source2: ObservableType>(
         _ source1: Source1, _ source2: Source2
     ) -> Observable<(Source1.Element, Source2.Element)> {
-        _combineLatest2(source1.asObservable(), source2.asObservable()) { ($0, $1) }
+        _combineLatest2(source1.asObservable(), source2.asObservable()) {
+            $2.initialize(to: ($0.pointee, $1.pointee))
+        }
     }
 }
 
-/// The producer of `combineLatest` over two sources, for the inlinable tuple form.
+/// The producer of `combineLatest` over two sources, for the inlinable forms.
+///
+/// `resultSelector` reads the latest elements where the sink keeps them and initializes the
+/// result where the sink gives it room: every parameter is a pointer and the result `Void`, so
+/// the closure the caller compiles for its own types is called as it is. With elements and a
+/// result of the generic types, it went through two reabstraction thunks per event (one the
+/// caller's, one from storing it in the producer's generic parameters), and each element was
+/// copied and destroyed through its value witnesses to be passed.
 @usableFromInline
 func _combineLatest2<Element1, Element2, Result>(
     _ source1: Observable<Element1>, _ source2: Observable<Element2>,
-    _ resultSelector: @escaping (Element1, Element2) throws -> Result
+    _ resultSelector: @escaping CombineLatest2Selector<Element1, Element2, Result>
 ) -> Observable<Result> {
-    CombineLatest2((source1, source2, resultSelector))
+    CombineLatest2(source1, source2, resultSelector)
 }
+
+/// The selector of `_combineLatest2`: reads the latest elements, initializes the result.
+@usableFromInline
+typealias CombineLatest2Selector<Element1, Element2, Result> =
+    (UnsafePointer<Element1>, UnsafePointer<Element2>, UnsafeMutablePointer<Result>) throws -> Void
 
 /// The sink of `combineLatest` over two sources. `lock` (recursive: a source may emit while being
 /// subscribed, or from the observer) guards every stored `var` and is held while forwarding.
@@ -54,7 +78,7 @@ func _combineLatest2<Element1, Element2, Result>(
 private final class CombineLatest2Sink<Element1, Element2, Result, Observer: ObserverType>: Sink<Observer>
 where Observer.Element == Result {
 
-    private let resultSelector: (Element1, Element2) throws -> Result
+    private let resultSelector: CombineLatest2Selector<Element1, Element2, Result>
     private let lock = RxLock(recursive: true)
     private let latest1 = UnsafeMutablePointer<Element1>.allocate(capacity: 1)
     private let latest2 = UnsafeMutablePointer<Element2>.allocate(capacity: 1)
@@ -66,7 +90,7 @@ where Observer.Element == Result {
     @exclusivity(unchecked) private var done2 = false
 
     init(
-        resultSelector: @escaping (Element1, Element2) throws -> Result, observer: Observer,
+        resultSelector: @escaping CombineLatest2Selector<Element1, Element2, Result>, observer: Observer,
         cancel: Cancelable
     ) {
         self.resultSelector = resultSelector
@@ -116,15 +140,22 @@ where Observer.Element == Result {
     /// source completed (without an element), completion. Call with `lock` held.
     private func emit(otherDone: Bool) {
         if has1 && has2 {
-            let result: Result
-            do {
-                result = try resultSelector(latest1.pointee, latest2.pointee)
-            } catch {
-                forwardErrorAndDispose(error)
-                return
-            }
-            if !isDisposed {
-                observer._onNextElement(result)
+            // The result's room is on the stack, per event: the observer may make a source emit
+            // again before it returns.
+            withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { room in
+                let result = room.baseAddress!
+                do {
+                    try resultSelector(UnsafePointer(latest1), UnsafePointer(latest2), result)
+                } catch {
+                    forwardErrorAndDispose(error)
+                    return
+                }
+                // Moved out rather than read and deinitialized: the generic read copied the
+                // result and the generic deinitialization went through `swift_arrayDestroy`.
+                let value = result.move()
+                if !isDisposed {
+                    observer._onNextElement(value)
+                }
             }
         } else if otherDone {
             forwardCompletedAndDispose()
@@ -197,16 +228,29 @@ where Observer.Element == Result {
     }
 }
 
-private final class CombineLatest2<Element1, Element2, Result>: ParameterProducer<
-    (Observable<Element1>, Observable<Element2>, (Element1, Element2) throws -> Result), Result
->
-{
+/// The producer of `combineLatest` over two sources. Not a `ParameterProducer`: the selector
+/// stored in its generic parameters tuple would be reabstracted, and called through a thunk per
+/// event.
+private final class CombineLatest2<Element1, Element2, Result>: Producer<Result> {
+    private let source1: Observable<Element1>
+    private let source2: Observable<Element2>
+    private let resultSelector: CombineLatest2Selector<Element1, Element2, Result>
+
+    init(
+        _ source1: Observable<Element1>, _ source2: Observable<Element2>,
+        _ resultSelector: @escaping CombineLatest2Selector<Element1, Element2, Result>
+    ) {
+        self.source1 = source1
+        self.source2 = source2
+        self.resultSelector = resultSelector
+    }
+
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable)
         -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Result {
         run(
             CombineLatest2Sink<Element1, Element2, Result, Observer>(
-                resultSelector: parameters.2, observer: observer, cancel: cancel)
-        ) { $0.run(parameters.0, parameters.1) }
+                resultSelector: resultSelector, observer: observer, cancel: cancel)
+        ) { $0.run(source1, source2) }
     }
 }

@@ -32,11 +32,17 @@ where Observer.Element == Result {
 
     func onNextElement(_ element: Source) {
         if isDisposed { return }
+        // The result first: with `transform` called while evaluating the argument, the observer
+        // (evaluated before it) was copied to stay valid across that call, a retain and release
+        // per element for a class observer (perf, `rxcore_share_replay_1`).
+        let result: Result
         do {
-            observer._onNextElement(try transform(element))
+            result = try transform(element)
         } catch {
             forwardErrorAndDispose(error)
+            return
         }
+        observer._onNextElement(result)
     }
 }
 

@@ -125,9 +125,18 @@ private final class Share<Element>: Observable<Element> {
     }
 }
 
-private struct ShareSourceObserver<Element>: ElementObserver {
+/// A class rather than a struct of two references: the generic code of the operator before
+/// `share` (`map`'s sink, for one) copied the observer out of its sink per element, which for
+/// the struct cost two retains and two releases (perf, `rxcore_share_replay_1`), one of each
+/// for a class.
+private final class ShareSourceObserver<Element>: ElementObserver {
     let parent: Share<Element>
     let connection: ShareConnection<Element>
+
+    init(parent: Share<Element>, connection: ShareConnection<Element>) {
+        self.parent = parent
+        self.connection = connection
+    }
 
     func onNextElement(_ element: Element) {
         connection.next.receive(element)

@@ -31,13 +31,11 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
             core.lock.unlock()
         case .error:
             stopEvent = event
-            let observers = core.observers
-            core.observers.removeAll()
+            let observers = core.takeObservers()
             core.broadcastAndUnlock(event, to: observers)
         case .completed:
             stopEvent = event
-            let observers = core.observers
-            core.observers.removeAll()
+            let observers = core.takeObservers()
             if let lastElement {
                 core.broadcastAndUnlock(.next(lastElement), to: observers)
                 // No other event can be accepted any more (stopEvent is set); this only orders

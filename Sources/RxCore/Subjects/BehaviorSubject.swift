@@ -42,7 +42,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, CoreSubject {
     public func onNext(_ element: Element) {
         guard core.lockForEvent() else { return }
         self.element = element
-        core.broadcastNextAndUnlock(element, to: core.observers)
+        core.broadcastNextAndUnlock(element)
     }
 
     /// Subscribes `observer`: it receives the current value, then the events sent from now on.

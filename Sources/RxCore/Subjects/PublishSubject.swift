@@ -28,8 +28,7 @@ public final class PublishSubject<Element>: Observable<Element>, CoreSubject {
     /// Emits `element` to the current observers; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
-        guard core.lockForEvent() else { return }
-        core.broadcastNextAndUnlock(element, to: core.observers)
+        core.broadcastNext(element)
     }
 
     /// Subscribes `observer` to the events sent from now on.

@@ -64,7 +64,7 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
         } else if bufferSize != 0 {
             record(element)
         }
-        core.broadcastNextAndUnlock(element, to: core.observers)
+        core.broadcastNextAndUnlock(element)
     }
 
     /// Appends `element` to `buffer`, dropping the oldest element beyond `bufferSize`. Call with

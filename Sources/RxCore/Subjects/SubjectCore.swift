@@ -23,36 +23,80 @@ final class SubjectObserver<Element> {
     }
 }
 
+/// The observers of a subject at one moment: an immutable list, replaced as a whole when an
+/// observer subscribes or leaves, so that a delivery can read it without a lock (see
+/// `SubjectCore`). The entries are `SubjectObserver`s typed `AnyObject`: the list is then one
+/// non-generic class, with non-generic code to build and read it (on a generic element type each
+/// access cost a metadata lookup and a value-witness copy).
+final class ObserverList {
+    let entries: ContiguousArray<AnyObject>
+
+    init(_ entries: ContiguousArray<AnyObject>) {
+        self.entries = entries
+    }
+
+    /// The list of a subject without observers. Immutable and empty, so sharing it between
+    /// threads is safe although the class is not `Sendable` (its entries are observers).
+    nonisolated(unsafe) static let empty = ObserverList([])
+
+    /// This list with `entry` appended.
+    func adding(_ entry: AnyObject) -> ObserverList {
+        var entries = ContiguousArray<AnyObject>()
+        entries.reserveCapacity(self.entries.count + 1)
+        entries.append(contentsOf: self.entries)
+        entries.append(entry)
+        return ObserverList(entries)
+    }
+
+    /// This list without `entry`, or `nil` if it does not hold it.
+    func removing(_ entry: AnyObject) -> ObserverList? {
+        guard let index = entries.firstIndex(where: { $0 === entry }) else { return nil }
+        if entries.count == 1 { return .empty }
+        var remaining = entries
+        remaining.remove(at: index)
+        return ObserverList(remaining)
+    }
+}
+
 /// The observer list, the serialized delivery and the terminal and disposed state shared by all
 /// subjects. Why the state lives here: every subject stops, disposes and answers `hasObservers` /
 /// `isDisposed` the same way; only what it records (value, buffer) and replays differs.
 ///
 /// Ownership and locking:
-/// - `lock` guards `observers`, `pending`, `stopEvent`, `stopped`, `disposed` and the owning
-///   subject's own state (value, buffer), so that a state change and the snapshot of observers it
-///   is delivered to are atomic.
-/// - `observers` is a copy-on-write array that changes only on subscribe and dispose; an event is
-///   delivered to the snapshot taken with it, so delivery costs one retain, not a copy.
-/// - `inFlight` counts the deliveries accepted and not yet finished (the one being delivered plus
-///   those in `pending`). Whoever moves it from 0 to 1 becomes the deliverer and delivers
-///   everything until it drops back to 0; everyone else queues in `pending` and returns at once.
-///   Deliveries therefore never overlap, whatever the number of sending threads, and a re-entrant
-///   send from an observer is queued and delivered after the current event, not recursed. Nobody
-///   ever waits for user code.
+/// - `lock` guards `pending`, `retired`, `stopEvent`, `stopped`, `disposed`, every change of
+///   `current` and the owning subject's own state (value, buffer), so that a state change and the
+///   list of observers it is delivered to are atomic.
+/// - `current` holds (+1) the current ``ObserverList``. It is replaced, under `lock`, on
+///   subscribe and dispose; an event is delivered to the list current when it was accepted.
+/// - `state` holds the number of deliveries accepted and not yet finished (the one being
+///   delivered plus those in `pending`), times `inFlightUnit`, and two flags: `closedFlag` once
+///   the subject stopped or was disposed, `retiredFlag` while `retired` is not empty. Whoever
+///   moves the count from 0 to 1 becomes the deliverer and delivers everything until it drops
+///   back to 0; everyone else queues in `pending` (under `lock`, in the same hold as the count's
+///   increment) and returns at once. Deliveries therefore never overlap, whatever the number of
+///   sending threads, and a re-entrant send from an observer is queued and delivered after the
+///   current event, not recursed. Nobody ever waits for user code.
+/// - The first delivery after the count was 0 reads `current`'s list without retaining it (the
+///   others, queued, hold theirs). A writer that replaces the list while the count is not 0
+///   keeps the old one alive in `retired`; the deliverer releases `retired` when its delivery
+///   ends. Why it is safe: the deliverer sets the count (a sequentially consistent read-modify-
+///   write) before it reads `current`, and a writer exchanges `current` before it reads the
+///   count, both sequentially consistent; so either the writer sees the count and retires the
+///   list, or the deliverer reads the new list.
+/// - `PublishSubject`, which records nothing, accepts an element without `lock` when `state` is
+///   0 (idle, open): one compare-and-swap to become the deliverer, one to finish. That is two
+///   atomic operations per element where the lock, the count and the list's retain and release
+///   cost six (perf, `rxcore_publish_subscribe`).
 final class SubjectCore<Element> {
-    // The elements are `SubjectObserver<Element>`. The array is typed `AnyObject` because the
-    // array operations are then non-generic, fully specialized code; on a generic element type
-    // each access costs a metadata lookup and a value-witness copy.
-    typealias Observers = ContiguousArray<AnyObject>
-
     // The state below is guarded by `lock`, so the dynamic exclusivity checks that Swift makes on
     // a class's stored `var`s cannot catch anything the lock does not already exclude; they cost
     // a thread-local access set insertion per access, about a quarter of a `PublishSubject` event
     // to one subscriber (perf, `rxcore_publish_subscribe`). Hence `@exclusivity(unchecked)`.
     let lock = RxLock()
-    @exclusivity(unchecked) var observers = Observers()
+    private let state = Atomic<Int>(0)
+    private let current = Atomic<Unmanaged<ObserverList>>(.passRetained(.empty))
     @exclusivity(unchecked) private var pending = RxQueue<Pending>()
-    private let inFlight = Atomic<Int>(0)
+    @exclusivity(unchecked) private var retired: [ObserverList] = []
     // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
     // The flags come before `stopEvent`, whose size depends on `Element`, so that their offsets
     // are constants on the `onNext` path.
@@ -61,21 +105,53 @@ final class SubjectCore<Element> {
     /// The terminal event the subject received, until it is disposed.
     @exclusivity(unchecked) var stopEvent: Event<Element>?
 
+    private static var closedFlag: Int { 1 }
+    private static var retiredFlag: Int { 2 }
+    private static var inFlightUnit: Int { 4 }
+
     private enum Pending {
-        case broadcast(Event<Element>, Observers)
+        case broadcast(Event<Element>, ObserverList)
         case replay([Event<Element>], SubjectObserver<Element>)
     }
 
     init() {}
 
+    deinit {
+        current.load(ordering: .relaxed).release()
+    }
+
     /// Whether the subject has at least one observer.
     var hasObservers: Bool {
-        lock.withLock { !observers.isEmpty }
+        lock.withLock { !observers.entries.isEmpty }
     }
 
     /// Whether the subject was disposed.
     var isDisposed: Bool {
         lock.withLock { disposed }
+    }
+
+    /// The current observers. Call with `lock` held.
+    var observers: ObserverList {
+        current.load(ordering: .relaxed).takeUnretainedValue()
+    }
+
+    /// Makes `list` the current observers. Call with `lock` held. The list replaced is kept in
+    /// `retired` if a delivery may be reading it (see the type's comment).
+    private func setObservers(_ list: ObserverList) {
+        let old = current.exchange(.passRetained(list), ordering: .sequentiallyConsistent)
+        if state.load(ordering: .sequentiallyConsistent) >= Self.inFlightUnit {
+            retired.append(old.takeRetainedValue())
+            state.bitwiseOr(Self.retiredFlag, ordering: .relaxed)
+        } else {
+            old.release()
+        }
+    }
+
+    /// Unregisters every observer and returns them. Call with `lock` held.
+    func takeObservers() -> ObserverList {
+        let observers = self.observers
+        setObservers(.empty)
+        return observers
     }
 
     /// Takes `lock` for an event sent to the subject. Returns `false`, with `lock` released, when
@@ -94,11 +170,10 @@ final class SubjectCore<Element> {
     /// observer and delivers it to them. Ignored after a terminal event or disposal.
     func stop(_ event: Event<Element>) {
         guard lockForEvent() else { return }
-        let observers = self.observers
         stopped = true
         stopEvent = event
-        self.observers.removeAll()
-        broadcastAndUnlock(event, to: observers)
+        state.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
+        broadcastAndUnlock(event, to: takeObservers())
     }
 
     /// Disposes the subject: unregisters every observer and forgets the terminal event; `clear`
@@ -106,6 +181,7 @@ final class SubjectCore<Element> {
     func dispose(clearing clear: () -> Void = {}) {
         lock.withLock {
             disposed = true
+            state.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
             stopEvent = nil
             clear()
             removeAllObservers()
@@ -159,7 +235,7 @@ final class SubjectCore<Element> {
     func add<Observer: ObserverType>(_ observer: Observer) -> SubjectObserver<Element>
     where Observer.Element == Element {
         let entry = SubjectObserver(observer)
-        observers.append(entry)
+        setObservers(observers.adding(entry))
         return entry
     }
 
@@ -167,43 +243,73 @@ final class SubjectCore<Element> {
     func remove(_ observer: SubjectObserver<Element>) {
         observer.markDisposed()
         lock.withLock {
-            if let index = observers.firstIndex(where: { $0 === observer as AnyObject }) {
-                observers.remove(at: index)
+            if let remaining = observers.removing(observer) {
+                setObservers(remaining)
             }
         }
     }
 
     /// Unregisters every observer. Call with `lock` held.
     func removeAllObservers() {
-        for observer in observers {
+        for observer in takeObservers().entries {
             Self.entry(observer).markDisposed()
         }
-        observers.removeAll()
     }
 
     /// Delivers `event` to `observers`, or queues it if a delivery is under way. Call with `lock`
     /// held; returns with it released.
-    func broadcastAndUnlock(_ event: Event<Element>, to observers: Observers) {
+    func broadcastAndUnlock(_ event: Event<Element>, to observers: ObserverList) {
         deliverAndUnlock(.broadcast(event, observers))
     }
 
-    /// Delivers `element` as a `next` event to `observers`, or queues it if a delivery is under
-    /// way. Call with `lock` held; returns with it released. This is the hot path: no `Event` is
-    /// built unless the element has to be queued.
+    /// Delivers `element` as a `next` event to the current observers, or queues it if a delivery
+    /// is under way; ignored after a terminal event or disposal. Takes `lock` only when the
+    /// subject is busy or closed: the `onNext` of a subject that records nothing.
     @inline(__always)
-    func broadcastNextAndUnlock(_ element: Element, to observers: Observers) {
-        if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
-            enqueueNextAndUnlock(element, to: observers)
+    func broadcastNext(_ element: Element) {
+        if state.compareExchange(
+            expected: 0, desired: Self.inFlightUnit, ordering: .sequentiallyConsistent
+        ).exchanged {
+            deliverNext(element, to: current.load(ordering: .sequentiallyConsistent))
+            finishDelivery()
+        } else {
+            lockAndBroadcastNext(element)
+        }
+    }
+
+    @inline(never)
+    private func lockAndBroadcastNext(_ element: Element) {
+        guard lockForEvent() else { return }
+        broadcastNextAndUnlock(element)
+    }
+
+    /// Delivers `element` as a `next` event to the current observers, or queues it if a delivery
+    /// is under way. Call with `lock` held; returns with it released. This is the hot path: no
+    /// `Event` is built unless the element has to be queued.
+    @inline(__always)
+    func broadcastNextAndUnlock(_ element: Element) {
+        if state.wrappingAdd(Self.inFlightUnit, ordering: .sequentiallyConsistent).oldValue
+            >= Self.inFlightUnit
+        {
+            enqueueNextAndUnlock(element)
             return
         }
+        let observers = current.load(ordering: .relaxed)
         lock.unlock()
-        // `observers` (our snapshot) keeps every entry alive, and each entry keeps its receiver
-        // alive, for the whole loop: the references can be used without retaining them, which
-        // saves several atomic operations per observer and event. The entries are read as
-        // `Unmanaged` (same layout as the `AnyObject` references stored) so that reading one
-        // does not retain it; iterating the `AnyObject`s retained and released each entry.
-        withExtendedLifetime(observers) {
-            observers.withUnsafeBufferPointer { buffer in
+        deliverNext(element, to: observers)
+        finishDelivery()
+    }
+
+    /// Delivers `element` to the entries of `list`, which the caller keeps alive (see the type's
+    /// comment) and reads without retaining.
+    @inline(__always)
+    private func deliverNext(_ element: Element, to list: Unmanaged<ObserverList>) {
+        // Each entry keeps its receiver alive, and the list its entries, for the whole loop: the
+        // references can be used without retaining them, which saves several atomic operations
+        // per observer and event. The entries are read as `Unmanaged` (same layout as the
+        // `AnyObject` references stored) so that reading one does not retain it.
+        list._withUnsafeGuaranteedRef { list in
+            list.entries.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
                 base.withMemoryRebound(to: Unmanaged<AnyObject>.self, capacity: buffer.count) { entries in
                     for index in 0..<buffer.count {
@@ -219,13 +325,12 @@ final class SubjectCore<Element> {
                 }
             }
         }
-        finishDelivery()
     }
 
     // Kept out of line: building the `Event` and the queue entry needs metadata lookups that the
     // compiler would otherwise hoist into the fast path.
     @inline(never)
-    private func enqueueNextAndUnlock(_ element: Element, to observers: Observers) {
+    private func enqueueNextAndUnlock(_ element: Element) {
         pending.enqueue(.broadcast(.next(element), observers))
         lock.unlock()
     }
@@ -240,7 +345,9 @@ final class SubjectCore<Element> {
     /// but `next` broadcasts (see `broadcastNextAndUnlock`). Call with `lock` held; returns with
     /// it released.
     private func deliverAndUnlock(_ delivery: Pending) {
-        if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+        if state.wrappingAdd(Self.inFlightUnit, ordering: .sequentiallyConsistent).oldValue
+            >= Self.inFlightUnit
+        {
             pending.enqueue(delivery)
             lock.unlock()
             return
@@ -264,8 +371,8 @@ final class SubjectCore<Element> {
         }
     }
 
-    private static func deliver(_ event: Event<Element>, to observers: Observers) {
-        for object in observers {
+    private static func deliver(_ event: Event<Element>, to observers: ObserverList) {
+        for object in observers.entries {
             let observer = entry(object)
             if !observer.isDisposed {
                 observer.on(event)
@@ -279,26 +386,45 @@ final class SubjectCore<Element> {
         }
     }
 
-    /// Ends a delivery, then delivers what was queued meanwhile until nothing is left.
+    /// Ends a delivery: when it was the only one accepted and no list was retired meanwhile, one
+    /// compare-and-swap; otherwise see `finishDeliverySlowly`.
     @inline(__always)
     private func finishDelivery() {
-        if inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0 {
-            drainPending()
+        if !state.compareExchange(
+            expected: Self.inFlightUnit, desired: 0, ordering: .sequentiallyConsistent
+        ).exchanged {
+            finishDeliverySlowly()
         }
     }
 
-    /// Delivers the queued entries until nothing is left. Out of line for the same reason as
-    /// `enqueueNextAndUnlock`.
+    /// Ends a delivery, then delivers what was queued meanwhile until nothing is left; releases
+    /// the retired lists (no delivery reads one unretained any more: only the first of a run
+    /// does), outside `lock`, since their observers' deinitializers may run user code. Out of
+    /// line for the same reason as `enqueueNextAndUnlock`.
     @inline(never)
-    private func drainPending() {
-        repeat {
-            // `inFlight` counts this entry and it is enqueued under the same lock hold as the
-            // increment, so it is there.
-            lock.lock()
+    private func finishDeliverySlowly() {
+        var released: [ObserverList] = []
+        lock.lock()
+        while true {
+            if !retired.isEmpty {
+                released.append(contentsOf: retired)
+                retired.removeAll()
+                state.bitwiseAnd(~Self.retiredFlag, ordering: .relaxed)
+            }
+            let previous = state.wrappingSubtract(Self.inFlightUnit, ordering: .sequentiallyConsistent)
+                .oldValue
+            if previous < 2 * Self.inFlightUnit {
+                break
+            }
+            // The count includes an entry enqueued in the same hold of `lock` as its increment,
+            // and we hold `lock`, so it is there.
             let next = pending.dequeue()!
             lock.unlock()
             Self.deliver(next)
-        } while inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0
+            lock.lock()
+        }
+        lock.unlock()
+        withExtendedLifetime(released) {}
     }
 }
 

@@ -101,5 +101,147 @@ extension RxCoreTests {
             }
             subscription.dispose()
         }
+
+        @Test("An observer subscribed during a delivery gets the next events, not the one being delivered")
+        func subscribeDuringDelivery() {
+            let subject = PublishSubject<Int>()
+            let late = EventRecorder<Int>()
+            var lateSubscription: Disposable?
+            var first: [Int] = []
+            let subscription = subject.subscribe(onNext: { value in
+                first.append(value)
+                if value == 1 {
+                    lateSubscription = subject.subscribe(late)
+                }
+            })
+            // A third observer after the first: the list being delivered is replaced while it
+            // is read, and this observer still gets the event.
+            let third = EventRecorder<Int>()
+            let thirdSubscription = subject.subscribe(third)
+            subject.onNext(1)
+            subject.onNext(2)
+            #expect(first == [1, 2])
+            #expect(late.elements == [2])
+            #expect(third.elements == [1, 2])
+            subscription.dispose()
+            lateSubscription?.dispose()
+            thirdSubscription.dispose()
+        }
+
+        @Test("An observer disposed by another during a delivery gets nothing more, that event included")
+        func disposeOtherDuringDelivery() {
+            let subject = PublishSubject<Int>()
+            let second = EventRecorder<Int>()
+            var secondSubscription: Disposable?
+            let subscription = subject.subscribe(onNext: { value in
+                if value == 2 {
+                    secondSubscription?.dispose()
+                }
+            })
+            secondSubscription = subject.subscribe(second)
+            subject.onNext(1)
+            subject.onNext(2)
+            subject.onNext(3)
+            #expect(second.elements == [1])
+            #expect(subject.hasObservers)
+            subscription.dispose()
+            #expect(!subject.hasObservers)
+        }
+
+        @Test("An observer disposed during a delivery is released once the delivery is over")
+        func disposedObserverReleasedAfterDelivery() {
+            final class Token {}
+            let subject = PublishSubject<Int>()
+            weak var weakToken: Token?
+            var subscription: Disposable?
+            do {
+                let token = Token()
+                weakToken = token
+                subscription = subject.subscribe(onNext: { _ in
+                    withExtendedLifetime(token) {}
+                    subscription?.dispose()
+                    subscription = nil
+                })
+            }
+            #expect(weakToken != nil)
+            subject.onNext(1)
+            #expect(weakToken == nil, "the list read by the delivery no longer holds the observer")
+            subject.onNext(2)
+        }
+
+        @Test("Disposing the subject during a delivery stops it: later observers and events get nothing")
+        func disposeSubjectDuringDelivery() {
+            let subject = PublishSubject<Int>()
+            let subscription = subject.subscribe(onNext: { value in
+                if value == 1 {
+                    subject.onNext(2)
+                    subject.dispose()
+                }
+            })
+            let second = EventRecorder<Int>()
+            _ = subject.subscribe(second)
+            subject.onNext(1)
+            subject.onNext(3)
+            #expect(second.events.isEmpty)
+            #expect(subject.isDisposed)
+            subscription.dispose()
+        }
+
+        @Test("Completion sent from an observer comes after the event being delivered and ends the subject")
+        func completeDuringDelivery() {
+            let subject = PublishSubject<Int>()
+            let subscription = subject.subscribe(onNext: { value in
+                if value == 1 {
+                    subject.onNext(2)
+                    subject.onCompleted()
+                    subject.onNext(3)
+                }
+            })
+            let second = EventRecorder<Int>()
+            _ = subject.subscribe(second)
+            subject.onNext(1)
+            subject.onNext(4)
+            #expect(second.events == [.next(1), .next(2), .completed])
+            #expect(!subject.hasObservers)
+            subscription.dispose()
+        }
+
+        @Test(
+            "Observers joining and leaving while threads send: each gets its events in order, and nothing once it left"
+        )
+        func subscribeAndDisposeWhileSending() {
+            let subject = PublishSubject<Int>()
+            let shared = Unchecked(subject)
+            let steady = EventRecorder<Int>()
+            let steadySubscription = subject.subscribe(steady)
+            runConcurrently(threads: 3) { thread in
+                if thread == 0 {
+                    for _ in 0..<300 {
+                        let recorder = EventRecorder<Int>()
+                        let subscription = shared.value.subscribe(recorder)
+                        subscription.dispose()
+                        let count = recorder.elements.count
+                        shared.value.onNext(-1)
+                        // Nothing arrives after dispose() returned (a delivery under way may
+                        // still be finishing on another thread, hence the sender's own event).
+                        if recorder.elements.count > count + 1 {
+                            Issue.record("an observer got events after it was disposed")
+                        }
+                    }
+                } else {
+                    for index in 0..<2_000 {
+                        shared.value.onNext(thread * 10_000 + index)
+                    }
+                }
+            }
+            #expect(steady.overlaps == 0)
+            let elements = steady.elements.filter { $0 >= 0 }
+            #expect(elements.count == 4_000)
+            for thread in 1...2 {
+                let fromThread = elements.filter { $0 / 10_000 == thread }
+                #expect(fromThread == fromThread.sorted())
+            }
+            steadySubscription.dispose()
+        }
     }
 }
