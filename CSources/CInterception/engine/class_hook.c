@@ -231,6 +231,7 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
         if (plan) {
             hook->imp = ic_universal_class_entry_for(plan);
             hook->universal = true;
+            hook->slot.universal_plan = plan;
         }
     }
     if (hook->imp) {

@@ -113,9 +113,11 @@ typedef struct ic_observer_list {
 /* One intercepted selector of one object. Lives until the object dies; the engine's teardown
  * retires it. */
 typedef struct ic_hook_slot {
-    ic_sel sel;                       /* immutable */
-    const ic_signature *sig;          /* immutable: method->sig, one load closer */
-    ic_hook_method *method;           /* immutable: the hook this object's class runs */
+    ic_sel sel;              /* immutable */
+    const ic_signature *sig; /* immutable: method->sig, one load closer */
+    /* Immutable: the universal trampoline's plan of `sig` (engine/universal.h) when the slot's
+     * method runs a universal entry, one load closer for its dispatchers; else NULL. */
+    const struct ic_universal_plan *universal_plan;
     ic_class *original;               /* immutable: method->original, one load closer */
     bool reextend_arguments;          /* immutable: sig->reextend_arguments != 0 */
     bool reextend_return;             /* immutable: sig->reextend_return */

@@ -128,7 +128,10 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     }
     slot->sel = sel;
     slot->sig = method->sig;
-    slot->method = method;
+    /* The plan the method's universal entry was chosen from, cached on the signature. */
+    if (method->path == IC_HOOK_UNIVERSAL)
+        slot->universal_plan = atomic_load_explicit(&((ic_signature *)method->sig)->universal_plan,
+                                                    memory_order_acquire);
     slot->original = method->original;
     slot->reextend_arguments = method->sig->reextend_arguments != 0;
     slot->reextend_return = method->sig->reextend_return;

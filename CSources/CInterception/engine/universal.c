@@ -257,16 +257,17 @@ static __attribute__((noinline)) ic_imp run_general(const ic_universal_plan *pla
 
 /* The rest of an observed call of a signature whose arguments are all DIRECT, with instead hooks
  * or after-observers: the plan found again and the result's scratch storage, if any, here (the
- * before-only path keeps neither across its observers). */
+ * before-only path keeps neither across its observers). Its arguments need no scratch storage,
+ * so the plan's is the gathered result's alone: a fixed array (a variable-length one, sized from
+ * the plan, measured 0.5 ns more per call). */
 static __attribute__((noinline)) ic_imp finish_direct(const ic_hook_slot *slot,
                                                       ic_universal_regs *regs, void **args,
                                                       ic_imp original, bool instead)
 {
-    const ic_universal_plan *plan =
-        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
-    long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
-    return finish(plan, slot, regs, (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET,
-                  (unsigned char *)scratch_storage, args, original, instead);
+    _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
+    return finish(slot->universal_plan, slot, regs,
+                  (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch, args, original,
+                  instead);
 }
 
 /* One observed call: `hook` is the class-wide record (NULL for an object's slot), `stack` the
@@ -283,7 +284,11 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
         return run_general(plan, slot, hook, regs, stack);
     void *args[IC_UNIVERSAL_MAX_ARGS];
     uint32_t n = plan->arg_count;
-    for (uint32_t i = 0; i < n; i++)
+    /* The first four unconditionally (a method has at least two; the view's unused offsets are
+     * 0, the unused addresses are never read): no loop for the common arities. */
+    for (uint32_t i = 0; i < 4; i++)
+        args[i] = (unsigned char *)regs + plan->view[i];
+    for (uint32_t i = 4; i < n; i++)
         args[i] = (unsigned char *)regs + plan->view[i];
     ic_imp original;
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
@@ -308,9 +313,7 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
 static IC_HOT_ENTRY __attribute__((noinline)) ic_imp
 run_object(const ic_hook_slot *slot, ic_universal_regs *regs, void *stack, ic_id self, ic_sel cmd)
 {
-    const ic_universal_plan *plan =
-        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
-    return run(plan, slot, NULL, regs, stack, self, cmd);
+    return run(slot->universal_plan, slot, NULL, regs, stack, self, cmd);
 }
 
 IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *stack,
@@ -329,15 +332,13 @@ IC_HOT_ENTRY ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *s
     ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
     const ic_class_hook *hook = ic_class_hook_for_call(self, cmd);
     const ic_hook_slot *slot = &hook->slot;
-    const ic_universal_plan *plan =
-        atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
     /* Hooks all removed while this call was on its way: run the original with the registers as
      * they came. */
     if (!ic_hook_is_observed(slot)) {
         void *self_only[1] = {&self};
         return ic_class_hook_original(hook, self_only);
     }
-    return run(plan, slot, hook, regs, stack, self, cmd);
+    return run(slot->universal_plan, slot, hook, regs, stack, self, cmd);
 }
 
 ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)

@@ -46,6 +46,9 @@
 
 #define IC_UNIVERSAL_MAX_ARGS  32
 #define IC_UNIVERSAL_MAX_STACK 4096
+/* The most scratch storage a plan whose arguments are all DIRECT has: its result gathered from
+ * registers (at most four 16-byte AArch64 vector registers). */
+#define IC_UNIVERSAL_RET_SCRATCH 64
 
 /* The registers a universal entry saves and the result registers it returns; the layout is the
  * assembly's (offsets checked in universal.c). 16-byte aligned. */

@@ -426,6 +426,8 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
         (p->args[0].how != IC_UNIVERSAL_DIRECT || p->args[1].how != IC_UNIVERSAL_DIRECT ||
          (p->args[0].pieces[0].where & IC_UNIVERSAL_ON_STACK)))
         b.failed = true;
+    /* finish_direct (universal.c) has fixed storage for a result gathered from registers. */
+    if (!p->gathers && !p->indirect && b.scratch > IC_UNIVERSAL_RET_SCRATCH) b.failed = true;
     if (b.failed || b.stack > IC_UNIVERSAL_MAX_STACK || b.scratch > UINT16_MAX) {
         free(p);
         return NULL;
