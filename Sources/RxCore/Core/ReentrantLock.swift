@@ -29,8 +29,11 @@ struct RxReentrantLock: ~Copyable {
     private let word = Atomic<UInt>(0)
     /// How many times the owner holds the lock; read and written by the owner only.
     private let depth = Atomic<Int>(0)
-    /// The slow path's sleeping room; `waiters` is guarded by `mutex`.
+    /// The slow path's sleeping room, in one heap allocation; `waiters` is guarded by `mutex`.
     private let slow: UnsafeMutablePointer<SlowPath>
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let waiters: UnsafeMutablePointer<Int>
 
     private struct SlowPath {
         var mutex = pthread_mutex_t()
@@ -41,13 +44,18 @@ struct RxReentrantLock: ~Copyable {
     init() {
         slow = .allocate(capacity: 1)
         slow.initialize(to: SlowPath())
-        pthread_mutex_init(slow.pointer(to: \.mutex)!, nil)
-        pthread_cond_init(slow.pointer(to: \.condition)!, nil)
+        // Projected once: accessing a field through `slow.pointee` later would be an access to
+        // the whole struct, which overlaps another thread's access to another field.
+        mutex = slow.pointer(to: \.mutex)!
+        condition = slow.pointer(to: \.condition)!
+        waiters = slow.pointer(to: \.waiters)!
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(slow.pointer(to: \.condition)!)
-        pthread_mutex_destroy(slow.pointer(to: \.mutex)!)
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
         slow.deinitialize(count: 1)
         slow.deallocate()
     }
@@ -88,14 +96,12 @@ struct RxReentrantLock: ~Copyable {
     /// other threads still sleep).
     @inline(never)
     private func lockContended(_ me: UInt) {
-        let mutex = slow.pointer(to: \.mutex)!
-        let condition = slow.pointer(to: \.condition)!
         pthread_mutex_lock(mutex)
-        slow.pointee.waiters += 1
+        waiters.pointee += 1
         while true {
             let current = word.load(ordering: .relaxed)
             if current == 0 {
-                let desired = slow.pointee.waiters > 1 ? me | Self.waitingBit : me
+                let desired = waiters.pointee > 1 ? me | Self.waitingBit : me
                 if word.compareExchange(expected: 0, desired: desired, ordering: .acquiring).exchanged {
                     break
                 }
@@ -110,15 +116,14 @@ struct RxReentrantLock: ~Copyable {
             }
             pthread_cond_wait(condition, mutex)
         }
-        slow.pointee.waiters -= 1
+        waiters.pointee -= 1
         pthread_mutex_unlock(mutex)
     }
 
     @inline(never)
     private func wakeWaiters() {
-        let mutex = slow.pointer(to: \.mutex)!
         pthread_mutex_lock(mutex)
-        pthread_cond_broadcast(slow.pointer(to: \.condition)!)
+        pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
     }
 }
