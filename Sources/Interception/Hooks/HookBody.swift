@@ -3,13 +3,13 @@
 import CInterception
 
 enum HookBody {
-    typealias Run = @Sendable (OpaquePointer) throws -> Void
+    typealias Run = @Sendable (OpaquePointer, SwiftHook) throws -> Void
 
     /// Closures without parameters (any method, any position): they see nothing of the call.
     /// An instead hook of this form replaces the method: the original does not run and the result
     /// is zero.
     static func plain(_ body: @escaping @Sendable () throws -> Void) -> Run {
-        { _ in try body() }
+        { _, _ in try body() }
     }
 
     /// Closures of the receiver only (any method, any position), as ``plain(_:)``.
@@ -17,14 +17,14 @@ enum HookBody {
         -> Run
     {
         let dealloc = HookFrame.isDealloc(selector)
-        return { call in try HookFrame.withReceiver(call, dealloc: dealloc, body) }
+        return { call, _ in try HookFrame.withReceiver(call, dealloc: dealloc, body) }
     }
 
     /// The info form: one closure type for every method and position (``HookCall``).
     static func info(
         _ body: @escaping @Sendable (HookCall) throws -> Void, _ shape: HookCall.Shape
     ) -> Run {
-        { call in try body(HookCall(call, shape)) }
+        { call, _ in try body(HookCall(call, shape)) }
     }
 
     /// Before hooks, and after hooks that leave the result alone: the receiver and arguments.
@@ -32,7 +32,7 @@ enum HookBody {
         _ selector: Selector, _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) -> Run {
         let dealloc = HookFrame.isDealloc(selector)
-        return { call in
+        return { call, _ in
             try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
                 try body(this, repeat HookFrame.argument(call, &index, as: (each A).self))
@@ -46,7 +46,7 @@ enum HookBody {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> (repeat each A)
     ) -> Run {
         let dealloc = HookFrame.isDealloc(selector)
-        return { call in
+        return { call, _ in
             try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
                 let replaced = try body(this, repeat HookFrame.argument(call, &index, as: (each A).self))
@@ -63,7 +63,7 @@ enum HookBody {
     ) -> Run {
         let returnsObject = R.runtimeEncoding == "@"
         let dealloc = HookFrame.isDealloc(selector)
-        return { call in
+        return { call, _ in
             try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
                 let result = try body(
@@ -85,7 +85,7 @@ enum HookBody {
     ) -> Run {
         let returnsObject = R.runtimeEncoding == "@"
         let dealloc = HookFrame.isDealloc(selector)
-        return { call in
+        return { call, _ in
             try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
                 let result = try body(
@@ -107,7 +107,7 @@ enum HookBody {
             Void
     ) -> Run {
         let dealloc = HookFrame.isDealloc(selector)
-        return { call in
+        return { call, _ in
             try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                 var index = 2
                 try body(

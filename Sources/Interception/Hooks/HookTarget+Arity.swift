@@ -17,6 +17,9 @@ import CInterception
 // keep theirs. None of these can hook `dealloc` (it has no arguments), so the receiver is never
 // a deallocating one, except the no-argument forms of a result-taking after hook and of instead
 // hooks (at the end: their closures differ from the short forms'), which check the selector once.
+// The before hooks, the after hooks leaving the result and the instead hooks of one to four
+// arguments go one step further: their hook is a typed SwiftHook subclass holding the closure,
+// whose per-call function captures nothing (TypedHooks.swift).
 // Hidden from the documentation: for a reader they are the pack forms.
 extension HookTarget {
     @_documentation(visibility: internal)
@@ -26,11 +29,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(this, MethodFrame.argument(call, at: 2))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, ReadingHook1(body))
     }
 
     @_documentation(visibility: internal)
@@ -40,11 +39,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, ReadingHook2(body))
     }
 
     @_documentation(visibility: internal)
@@ -54,13 +49,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, ReadingHook3(body))
     }
 
     @_documentation(visibility: internal)
@@ -70,13 +59,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self, D.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, ReadingHook4(body))
     }
 
     @_documentation(visibility: internal)
@@ -86,12 +69,14 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A) throws -> A
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let a = try body(this, MethodFrame.argument(call, at: 2))
-                HookFrame.setArgument(a, call, at: 2)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let a = try body(this, MethodFrame.argument(call, at: 2))
+                    HookFrame.setArgument(a, call, at: 2)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -101,14 +86,16 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B) throws -> (A, B)
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let (a, b) = try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
-                HookFrame.setArgument(a, call, at: 2)
-                HookFrame.setArgument(b, call, at: 3)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let (a, b) = try body(
+                        this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+                    HookFrame.setArgument(a, call, at: 2)
+                    HookFrame.setArgument(b, call, at: 3)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -118,16 +105,18 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> (A, B, C)
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let (a, b, c) = try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4))
-                HookFrame.setArgument(a, call, at: 2)
-                HookFrame.setArgument(b, call, at: 3)
-                HookFrame.setArgument(c, call, at: 4)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let (a, b, c) = try body(
+                        this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                        MethodFrame.argument(call, at: 4))
+                    HookFrame.setArgument(a, call, at: 2)
+                    HookFrame.setArgument(b, call, at: 3)
+                    HookFrame.setArgument(c, call, at: 4)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -139,17 +128,19 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> (A, B, C, D)
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self, D.self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let (a, b, c, d) = try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
-                HookFrame.setArgument(a, call, at: 2)
-                HookFrame.setArgument(b, call, at: 3)
-                HookFrame.setArgument(c, call, at: 4)
-                HookFrame.setArgument(d, call, at: 5)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let (a, b, c, d) = try body(
+                        this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                        MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+                    HookFrame.setArgument(a, call, at: 2)
+                    HookFrame.setArgument(b, call, at: 3)
+                    HookFrame.setArgument(c, call, at: 4)
+                    HookFrame.setArgument(d, call, at: 5)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -160,13 +151,15 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, A.self)
         let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let result = try body(
+                        HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2))
+                    MethodFrame.setResult(result, call, returnsObject: returnsObject)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -177,14 +170,16 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, A.self, B.self)
         let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
-                    MethodFrame.argument(call, at: 3))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let result = try body(
+                        HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
+                        MethodFrame.argument(call, at: 3))
+                    MethodFrame.setResult(result, call, returnsObject: returnsObject)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -195,14 +190,16 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self)
         let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
-                    MethodFrame.argument(call, at: 3), MethodFrame.argument(call, at: 4))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let result = try body(
+                        HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
+                        MethodFrame.argument(call, at: 3), MethodFrame.argument(call, at: 4))
+                    MethodFrame.setResult(result, call, returnsObject: returnsObject)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -216,15 +213,17 @@ extension HookTarget {
         try _checkHook(
             selector, position: .after, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self, D.self)
         let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
-                    MethodFrame.argument(call, at: 3), MethodFrame.argument(call, at: 4),
-                    MethodFrame.argument(call, at: 5))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: false) { this in
+                    let result = try body(
+                        HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
+                        MethodFrame.argument(call, at: 3), MethodFrame.argument(call, at: 4),
+                        MethodFrame.argument(call, at: 5))
+                    MethodFrame.setResult(result, call, returnsObject: returnsObject)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -234,11 +233,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: nil, A.self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(this, MethodFrame.argument(call, at: 2))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_AFTER, oneShot: oneShot, ReadingHook1(body))
     }
 
     @_documentation(visibility: internal)
@@ -248,11 +243,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: nil, A.self, B.self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_AFTER, oneShot: oneShot, ReadingHook2(body))
     }
 
     @_documentation(visibility: internal)
@@ -262,13 +253,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: nil, A.self, B.self, C.self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_AFTER, oneShot: oneShot, ReadingHook3(body))
     }
 
     @_documentation(visibility: internal)
@@ -278,13 +263,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: nil, A.self, B.self, C.self, D.self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_AFTER, oneShot: oneShot, ReadingHook4(body))
     }
 
     @_documentation(visibility: internal)
@@ -294,17 +273,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (_ original: (A) -> R, RuntimeObject, A) throws -> R
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self)
-        let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    { a in
-                        HookFrame.setArgument(a, call, at: 2)
-                        return HookFrame.callOriginal(call)
-                    }, this, MethodFrame.argument(call, at: 2))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadHook1(body))
     }
 
     @_documentation(visibility: internal)
@@ -314,18 +283,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (_ original: (A, B) -> R, RuntimeObject, A, B) throws -> R
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self, B.self)
-        let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    { a, b in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        return HookFrame.callOriginal(call)
-                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadHook2(body))
     }
 
     @_documentation(visibility: internal)
@@ -336,20 +294,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(
             selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self)
-        let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    { a, b, c in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
-                        return HookFrame.callOriginal(call)
-                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadHook3(body))
     }
 
     @_documentation(visibility: internal)
@@ -362,21 +307,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(
             selector, position: .instead, resultEncoding: R.runtimeEncoding, A.self, B.self, C.self, D.self)
-        let returnsObject = R.runtimeEncoding == "@"
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                let result = try body(
-                    { a, b, c, d in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
-                        HookFrame.setArgument(d, call, at: 5)
-                        return HookFrame.callOriginal(call)
-                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadHook4(body))
     }
 
     @_documentation(visibility: internal)
@@ -386,15 +317,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (_ original: (A) -> Void, RuntimeObject, A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v", A.self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    { a in
-                        HookFrame.setArgument(a, call, at: 2)
-                        _ = ic_hook_call_original(call)
-                    }, this, MethodFrame.argument(call, at: 2))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadVoidHook1(body))
     }
 
     @_documentation(visibility: internal)
@@ -404,16 +327,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (_ original: (A, B) -> Void, RuntimeObject, A, B) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v", A.self, B.self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    { a, b in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        _ = ic_hook_call_original(call)
-                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadVoidHook2(body))
     }
 
     @_documentation(visibility: internal)
@@ -423,18 +337,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (_ original: (A, B, C) -> Void, RuntimeObject, A, B, C) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v", A.self, B.self, C.self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    { a, b, c in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
-                        _ = ic_hook_call_original(call)
-                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadVoidHook3(body))
     }
 
     @_documentation(visibility: internal)
@@ -445,19 +348,7 @@ extension HookTarget {
             @escaping @Sendable (_ original: (A, B, C, D) -> Void, RuntimeObject, A, B, C, D) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v", A.self, B.self, C.self, D.self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: false) { this in
-                try body(
-                    { a, b, c, d in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
-                        HookFrame.setArgument(d, call, at: 5)
-                        _ = ic_hook_call_original(call)
-                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
-            }
-        }
+        return try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, InsteadVoidHook4(body))
     }
 
     // No arguments: an after hook taking the result, and instead hooks.
@@ -471,12 +362,14 @@ extension HookTarget {
         try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding)
         let returnsObject = R.runtimeEncoding == "@"
         let dealloc = HookFrame.isDealloc(selector)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
-                let result = try body(HookFrame.result(call, as: R.self), this)
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+                    let result = try body(HookFrame.result(call, as: R.self), this)
+                    MethodFrame.setResult(result, call, returnsObject: returnsObject)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -488,12 +381,14 @@ extension HookTarget {
         try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding)
         let returnsObject = R.runtimeEncoding == "@"
         let dealloc = HookFrame.isDealloc(selector)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
-                let result = try body({ HookFrame.callOriginal(call) }, this)
-                MethodFrame.setResult(result, call, returnsObject: returnsObject)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+                    let result = try body({ HookFrame.callOriginal(call) }, this)
+                    MethodFrame.setResult(result, call, returnsObject: returnsObject)
+                }
+            }))
     }
 
     @_documentation(visibility: internal)
@@ -504,10 +399,12 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v")
         let dealloc = HookFrame.isDealloc(selector)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot) { call in
-            try HookFrame.withReceiver(call, dealloc: dealloc) { this in
-                try body({ _ = ic_hook_call_original(call) }, this)
-            }
-        }
+        return try _addSwiftHook(
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot,
+            SwiftHook(run: { call, _ in
+                try HookFrame.withReceiver(call, dealloc: dealloc) { this in
+                    try body({ _ = ic_hook_call_original(call) }, this)
+                }
+            }))
     }
 }

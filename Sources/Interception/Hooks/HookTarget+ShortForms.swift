@@ -14,7 +14,7 @@ extension HookTarget {
     public func hookBefore(
         _ selector: Selector, oneShot: Bool = false, _ body: @escaping @Sendable () throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.plain(body))
+        try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, SwiftHook(run: HookBody.plain(body)))
     }
 
     /// Runs `body` with the receiver before every call of `selector`, whatever its arguments and
@@ -28,7 +28,8 @@ extension HookTarget {
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (RuntimeObject) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.receiving(selector, body))
+        try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot, SwiftHook(run: HookBody.receiving(selector, body)))
     }
 
     /// Runs `body` after every call of `selector` returned, whatever its arguments and result
@@ -45,7 +46,8 @@ extension HookTarget {
         if selector == KnownSelectors.shared.dealloc {
             return try _addDeallocatedHook(oneShot: oneShot) { _, _ in try body() }
         }
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.plain(body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.plain(body)))
     }
 
     /// Runs `body` with the receiver after every call of `selector` returned, whatever its
@@ -56,7 +58,8 @@ extension HookTarget {
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (RuntimeObject) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.receiving(selector, body))
+        try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.receiving(selector, body)))
     }
 
     /// Runs `body` in place of every call of `selector`: the original does not run, and a method
@@ -67,7 +70,7 @@ extension HookTarget {
     public func hookInstead(
         _ selector: Selector, oneShot: Bool = false, _ body: @escaping @Sendable () throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.plain(body))
+        try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.plain(body)))
     }
 
     /// Runs `body` with the receiver in place of every call of `selector`, as the form without
@@ -77,7 +80,8 @@ extension HookTarget {
         _ selector: Selector, oneShot: Bool = false,
         _ body: @escaping @Sendable (RuntimeObject) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.receiving(selector, body))
+        try _addSwiftHook(
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.receiving(selector, body)))
     }
 
     /// Runs `body` at `position` for every call of `selector`, with the call as a ``HookCall``:
@@ -105,6 +109,7 @@ extension HookTarget {
         let shape = HookCall.Shape(
             signature: try _hookSignature(selector), position: position, className: naming.className,
             selector: selector, isClassMethod: naming.isClassMethod)
-        return try _addHook(selector, position.cValue, oneShot: oneShot, HookBody.info(body, shape))
+        return try _addSwiftHook(
+            selector, position.cValue, oneShot: oneShot, SwiftHook(run: HookBody.info(body, shape)))
     }
 }

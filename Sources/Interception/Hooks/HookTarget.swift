@@ -75,7 +75,8 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.reading(selector, body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot, SwiftHook(run: HookBody.reading(selector, body)))
     }
 
     /// Runs `body` before every call of `selector`; it returns the arguments the method (and the
@@ -90,8 +91,9 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> (repeat each A)
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, repeat (each A).self)
-        return try _addHook(
-            selector, IC_HOOK_BEFORE, oneShot: oneShot, HookBody.replacingArguments(selector, body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_BEFORE, oneShot: oneShot,
+            SwiftHook(run: HookBody.replacingArguments(selector, body)))
     }
 
     /// Runs `body` after every call of `selector` returned, with the return value as `R` (first,
@@ -107,7 +109,8 @@ extension HookTarget {
         _ body: @escaping @Sendable (_ result: R, RuntimeObject, repeat each A) throws -> R
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.after(selector, body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.after(selector, body)))
     }
 
     /// Runs `body` after every call of `selector`, with the receiver and the arguments; the
@@ -123,7 +126,8 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject, repeat each A) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: nil, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_AFTER, oneShot: oneShot, HookBody.reading(selector, body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.reading(selector, body)))
     }
 
     /// Runs `body` in place of every call of `selector`. `body` gets `original`, which runs the
@@ -147,7 +151,8 @@ extension HookTarget {
             @escaping @Sendable (_ original: (repeat each A) -> R, RuntimeObject, repeat each A) throws -> R
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(selector, body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.instead(selector, body)))
     }
 
     /// Runs `body` in place of every call of `selector`, a method that returns nothing.
@@ -159,7 +164,8 @@ extension HookTarget {
             Void
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v", repeat (each A).self)
-        return try _addHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, HookBody.instead(selector, body))
+        return try _addSwiftHook(
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.instead(selector, body)))
     }
 
 }
@@ -205,11 +211,17 @@ extension RuntimeObject: HookTarget {
         _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
     ) throws(InterceptionError) -> HookToken {
+        try addHook(selector, position, oneShot: oneShot, SwiftHook(run))
+    }
+
+    /// Registers `hook` with the engine (``_addHook(_:_:oneShot:_:)`` with the hook made).
+    func addHook(_ selector: Selector, _ position: ic_hook_position, oneShot: Bool, _ hook: SwiftHook)
+        throws(InterceptionError) -> HookToken
+    {
         let object = pointer
-        return try SwiftHook.add(
+        return try hook.add(
             className: runtimeClass.name, selector: selector,
-            isClassMethod: InterceptionError.isClassObject(object),
-            run: run
+            isClassMethod: InterceptionError.isClassObject(object)
         ) {
             context, token in
             (
@@ -261,8 +273,15 @@ extension RuntimeClass: HookTarget {
         _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
     ) throws(InterceptionError) -> HookToken {
+        try addHook(selector, position, oneShot: oneShot, SwiftHook(run))
+    }
+
+    /// Registers `hook` with the engine (``_addHook(_:_:oneShot:_:)`` with the hook made).
+    func addHook(_ selector: Selector, _ position: ic_hook_position, oneShot: Bool, _ hook: SwiftHook)
+        throws(InterceptionError) -> HookToken
+    {
         let cls = pointer
-        return try SwiftHook.add(className: name, selector: selector, isClassMethod: isMetaclass, run: run) {
+        return try hook.add(className: name, selector: selector, isClassMethod: isMetaclass) {
             context, token in
             (
                 ic_hook_class(
@@ -275,6 +294,21 @@ extension RuntimeClass: HookTarget {
 }
 
 extension HookTarget {
+    /// Registers `hook` (a typed hook: ``TypedHooks``) with the engine; a target of another type
+    /// than the two of this module gets it through ``_addHook(_:_:oneShot:_:)``.
+    @usableFromInline
+    func _addSwiftHook(_ selector: Selector, _ position: ic_hook_position, oneShot: Bool, _ hook: SwiftHook)
+        throws(InterceptionError) -> HookToken
+    {
+        if let object = self as? RuntimeObject {
+            return try object.addHook(selector, position, oneShot: oneShot, hook)
+        }
+        if let cls = self as? RuntimeClass {
+            return try cls.addHook(selector, position, oneShot: oneShot, hook)
+        }
+        return try _addHook(selector, position, oneShot: oneShot) { call in try hook.run(call, hook) }
+    }
+
     /// The class name and kind hook errors and calls name.
     var hookNaming: (className: String, isClassMethod: Bool) {
         if let object = self as? RuntimeObject {

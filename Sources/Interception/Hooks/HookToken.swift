@@ -93,37 +93,44 @@ extension Runtime {
 
 /// The context of a Swift hook: the code to run for each call. Released by the engine once the
 /// hook is removed (or its object died) and no call of it can still run.
-final class SwiftHook: Sendable {
-    let className: String
-    let selector: Selector
-    let isClassMethod: Bool
-    let run: @Sendable (OpaquePointer) throws -> Void
+///
+/// `run` gets the call and the hook itself. A closure form's `run` captures its closure; a typed
+/// fixed-arity hook (``TypedHooks``) is a subclass holding its closure, and its `run` captures
+/// nothing: made in the caller's module with concrete types, it is a plain function that reads
+/// the closure from the hook, so a hooked call goes C trampoline → ``swiftHookThunk`` → `run` →
+/// the closure, with no partial-apply forwarder in between (perf on `swift_hook_before_typed`).
+@usableFromInline
+class SwiftHook: @unchecked Sendable {
+    // @unchecked: every stored property is set before the engine first calls the hook (the
+    // naming ones by ``add(className:selector:isClassMethod:install:)``, before it hands the hook
+    // to the engine) and never changed after.
+    /// What errors name: set by ``add(className:selector:isClassMethod:install:)``.
+    private(set) var naming: (className: String, selector: Selector, isClassMethod: Bool)?
+    @usableFromInline let run: @Sendable (OpaquePointer, SwiftHook) throws -> Void
 
-    init(
-        className: String, selector: Selector, isClassMethod: Bool,
-        run: @escaping @Sendable (OpaquePointer) throws -> Void
-    ) {
-        self.className = className
-        self.selector = selector
-        self.isClassMethod = isClassMethod
+    @usableFromInline
+    init(run: @escaping @Sendable (OpaquePointer, SwiftHook) throws -> Void) {
         self.run = run
+    }
+
+    /// A hook running a closure of the call (the forms without a typed subclass).
+    convenience init(_ run: @escaping @Sendable (OpaquePointer) throws -> Void) {
+        self.init(run: { call, _ in try run(call) })
     }
 }
 
 extension SwiftHook {
-    /// Registers a hook running `run` through `install` (which calls `ic_hook_object` or
-    /// `ic_hook_class` with the context and token it is given, and returns the status and the
-    /// method's encoding for errors). `isClassMethod`: the target is a metaclass or a class
-    /// object.
-    static func add(
+    /// Registers this hook through `install` (which calls `ic_hook_object` or `ic_hook_class`
+    /// with the context and token it is given, and returns the status and the method's encoding
+    /// for errors). `isClassMethod`: the target is a metaclass or a class object.
+    func add(
         className: String, selector: Selector, isClassMethod: Bool,
-        run: @escaping @Sendable (OpaquePointer) throws -> Void,
         install: (UnsafeMutableRawPointer, UnsafeMutablePointer<ic_observer_token>) -> (
             ic_status, UnsafePointer<CChar>?
         )
     ) throws(InterceptionError) -> HookToken {
-        let hook = SwiftHook(className: className, selector: selector, isClassMethod: isClassMethod, run: run)
-        let context = Unmanaged.passRetained(hook).toOpaque()
+        naming = (className, selector, isClassMethod)
+        let context = Unmanaged.passRetained(self).toOpaque()
         var token: ic_observer_token = 0
         let (status, encoding) = install(context, &token)
         guard status == IC_OK else {
@@ -137,14 +144,16 @@ extension SwiftHook {
     }
 }
 
-/// The C function of every Swift hook: runs the hook's closure on the call. The engine keeps
+/// The C function of every Swift hook: runs the hook's `run` on the call. The engine keeps
 /// the context alive while a call of the hook can run, so it is borrowed, not retained.
 /// The error goes to ``SwiftHook/report(_:_:)``, out of line: handled here, it made every call
 /// save and restore two more registers.
+/// The engine always passes both (ic_hook_object / ic_hook_class were given the context, and a
+/// hook's frame is the call's): they are unwrapped without a test.
 let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
-    let hook = Unmanaged<SwiftHook>.fromOpaque(context!)
+    let hook = Unmanaged<SwiftHook>.fromOpaque(context.unsafelyUnwrapped)
     do {
-        try hook._withUnsafeGuaranteedRef { try $0.run(call!) }
+        try hook._withUnsafeGuaranteedRef { try $0.run(call.unsafelyUnwrapped, $0) }
     } catch {
         SwiftHook.report(hook, error)
     }
@@ -154,10 +163,10 @@ extension SwiftHook {
     /// Hands an error the hook's closure threw to ``Runtime/hookErrorHandler``.
     @inline(never)
     static func report(_ hook: Unmanaged<SwiftHook>, _ error: any Error) {
-        let hook = hook.takeUnretainedValue()
+        let naming = hook.takeUnretainedValue().naming!
         Runtime.hookErrorHandler(
             HookError(
-                className: hook.className, selector: hook.selector, isClassMethod: hook.isClassMethod,
+                className: naming.className, selector: naming.selector, isClassMethod: naming.isClassMethod,
                 error: error))
     }
 }

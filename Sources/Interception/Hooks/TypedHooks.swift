@@ -1,0 +1,329 @@
+// Typed hooks: the fixed-arity typed hooks (HookTarget+Arity.swift) of the most used forms —
+// before hooks, after hooks that leave the result, instead hooks — as SwiftHook subclasses that
+// hold their closure, with a `run` that captures nothing.
+import CInterception
+
+// Why: a hook whose `run` captures its closure is called through a partial-apply forwarder (it
+// loads the captures, then calls the closure's code), one call level more on every hooked call.
+// Here `run` is a closure literal of an `@inlinable` initializer: made in the caller's module,
+// specialized for its concrete types, it captures nothing and is a plain function, which reads
+// the hook's closure from the hook the thunk passes it. A hooked call goes C trampoline →
+// swiftHookThunk → `run` → the closure (perf on `swift_hook_before_typed`). The closure's
+// stored type is the one the hook method takes, so it is stored and called as received (no
+// reabstraction). One class per form and arity: a generic field over the whole closure type
+// would be stored maximally abstracted and called through a thunk.
+//
+// `run` and the forms' checks are those of the closure forms they replace (HookBody.swift):
+// the types are checked once when the hook is added; none of these forms hooks `dealloc` (a
+// method with arguments), so the receiver is never a deallocating one.
+
+/// Namespace of the typed hook classes (documentation anchor).
+enum TypedHooks {}
+
+/// A before hook, or an after hook leaving the result, of 1 argument.
+@usableFromInline
+final class ReadingHook1<A: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (RuntimeObject, A) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (RuntimeObject, A) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: ReadingHook1<A>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(this, MethodFrame.argument(call, at: 2))
+            }
+        }
+    }
+}
+
+/// A before hook, or an after hook leaving the result, of 2 arguments.
+@usableFromInline
+final class ReadingHook2<A: RuntimeValue, B: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (RuntimeObject, A, B) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (RuntimeObject, A, B) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: ReadingHook2<A, B>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+            }
+        }
+    }
+}
+
+/// A before hook, or an after hook leaving the result, of 3 arguments.
+@usableFromInline
+final class ReadingHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (RuntimeObject, A, B, C) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (RuntimeObject, A, B, C) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: ReadingHook3<A, B, C>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+            }
+        }
+    }
+}
+
+/// A before hook, or an after hook leaving the result, of 4 arguments.
+@usableFromInline
+final class ReadingHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>: SwiftHook,
+    @unchecked Sendable
+{
+    @usableFromInline let body: @Sendable (RuntimeObject, A, B, C, D) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (RuntimeObject, A, B, C, D) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: ReadingHook4<A, B, C, D>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+        }
+    }
+}
+
+/// An instead hook of 1 argument and a result.
+@usableFromInline
+final class InsteadHook1<A: RuntimeValue, R: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (_ original: (A) -> R, RuntimeObject, A) throws -> R
+    @usableFromInline let returnsObject: Bool
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A) -> R, RuntimeObject, A) throws -> R) {
+        self.body = body
+        returnsObject = R.runtimeEncoding == "@"
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadHook1<A, R>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            let result = try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a in
+                        HookFrame.setArgument(a, call, at: 2)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2))
+            }
+            MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
+        }
+    }
+}
+
+/// An instead hook of 1 argument and no result.
+@usableFromInline
+final class InsteadVoidHook1<A: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (_ original: (A) -> Void, RuntimeObject, A) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A) -> Void, RuntimeObject, A) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadVoidHook1<A>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a in
+                        HookFrame.setArgument(a, call, at: 2)
+                        ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2))
+            }
+        }
+    }
+}
+
+/// An instead hook of 2 arguments and a result.
+@usableFromInline
+final class InsteadHook2<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (_ original: (A, B) -> R, RuntimeObject, A, B) throws -> R
+    @usableFromInline let returnsObject: Bool
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A, B) -> R, RuntimeObject, A, B) throws -> R) {
+        self.body = body
+        returnsObject = R.runtimeEncoding == "@"
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadHook2<A, B, R>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            let result = try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a, b in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+            }
+            MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
+        }
+    }
+}
+
+/// An instead hook of 2 arguments and no result.
+@usableFromInline
+final class InsteadVoidHook2<A: RuntimeValue, B: RuntimeValue>: SwiftHook, @unchecked Sendable {
+    @usableFromInline let body: @Sendable (_ original: (A, B) -> Void, RuntimeObject, A, B) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A, B) -> Void, RuntimeObject, A, B) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadVoidHook2<A, B>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a, b in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+            }
+        }
+    }
+}
+
+/// An instead hook of 3 arguments and a result.
+@usableFromInline
+final class InsteadHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: RuntimeValue>: SwiftHook,
+    @unchecked Sendable
+{
+    @usableFromInline let body: @Sendable (_ original: (A, B, C) -> R, RuntimeObject, A, B, C) throws -> R
+    @usableFromInline let returnsObject: Bool
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A, B, C) -> R, RuntimeObject, A, B, C) throws -> R) {
+        self.body = body
+        returnsObject = R.runtimeEncoding == "@"
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadHook3<A, B, C, R>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            let result = try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a, b, c in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+            }
+            MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
+        }
+    }
+}
+
+/// An instead hook of 3 arguments and no result.
+@usableFromInline
+final class InsteadVoidHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>: SwiftHook,
+    @unchecked Sendable
+{
+    @usableFromInline let body:
+        @Sendable (_ original: (A, B, C) -> Void, RuntimeObject, A, B, C) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A, B, C) -> Void, RuntimeObject, A, B, C) throws -> Void) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadVoidHook3<A, B, C>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a, b, c in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4))
+            }
+        }
+    }
+}
+
+/// An instead hook of 4 arguments and a result.
+@usableFromInline
+final class InsteadHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue, R: RuntimeValue>:
+    SwiftHook, @unchecked Sendable
+{
+    @usableFromInline let body:
+        @Sendable (_ original: (A, B, C, D) -> R, RuntimeObject, A, B, C, D) throws -> R
+    @usableFromInline let returnsObject: Bool
+
+    @inlinable
+    init(_ body: @escaping @Sendable (_ original: (A, B, C, D) -> R, RuntimeObject, A, B, C, D) throws -> R) {
+        self.body = body
+        returnsObject = R.runtimeEncoding == "@"
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadHook4<A, B, C, D, R>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            let result = try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a, b, c, d in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        HookFrame.setArgument(d, call, at: 5)
+                        return HookFrame.callOriginal(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+            MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
+        }
+    }
+}
+
+/// An instead hook of 4 arguments and no result.
+@usableFromInline
+final class InsteadVoidHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: RuntimeValue>: SwiftHook,
+    @unchecked Sendable
+{
+    @usableFromInline let body:
+        @Sendable (_ original: (A, B, C, D) -> Void, RuntimeObject, A, B, C, D) throws -> Void
+
+    @inlinable
+    init(
+        _ body:
+            @escaping @Sendable (_ original: (A, B, C, D) -> Void, RuntimeObject, A, B, C, D) throws -> Void
+    ) {
+        self.body = body
+        super.init { call, hook in
+            let hook = unsafeDowncast(hook, to: InsteadVoidHook4<A, B, C, D>.self)
+            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            defer { ThisHandles.end(handle) }
+            try handle._withUnsafeGuaranteedRef { this in
+                try hook.body(
+                    { a, b, c, d in
+                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setArgument(c, call, at: 4)
+                        HookFrame.setArgument(d, call, at: 5)
+                        ic_hook_call_original(call)
+                    }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
+                    MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+            }
+        }
+    }
+}
