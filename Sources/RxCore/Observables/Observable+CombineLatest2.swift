@@ -142,7 +142,10 @@ where Observer.Element == Result {
     }
 
     /// After an element: the combination once both sources have one; otherwise, when the other
-    /// source completed (without an element), completion. Call with `lock` held.
+    /// source completed (without an element), completion. Call with `lock` held. Inlined into
+    /// `next1` and `next2`: a call per event, with a stack-protector check for the closure's
+    /// context.
+    @inline(__always)
     private func emit(otherDone: Bool) {
         if has1 && has2 {
             // The result is the selector's (its frame's, per event: the observer may make a
