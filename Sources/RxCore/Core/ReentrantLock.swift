@@ -8,27 +8,22 @@
 import Synchronization
 
 /// A recursive lock whose uncontended path is inline: taking it is one compare-and-swap (or, when
-/// the calling thread holds it already, a count), releasing it a load and a store.
+/// the calling thread holds it already, a count), releasing it one exchange.
 ///
 /// For the sinks that hold a recursive lock while forwarding every element (`combineLatest`): a
-/// recursive pthread mutex costs two calls through the PLT, its type dispatch and two locked
-/// instructions per event (about a tenth of a `combineLatest` event, perf). The semantics are
-/// those of `RxLock(recursive: true)`: the owning thread may take it again (each `lock` needs its
-/// `unlock`), any other thread blocks until the owner has released it as often as it took it.
+/// recursive pthread mutex costs two calls through the PLT and its type dispatch per event (about a
+/// tenth of a `combineLatest` event, perf). The semantics are those of `RxLock(recursive: true)`:
+/// the owning thread may take it again (each `lock` needs its `unlock`), any other thread blocks
+/// until the owner has released it as often as it took it.
 ///
 /// `word` is the owning thread's identity (`pthread_self`, a pointer, so its low bit is free), 0
-/// when free, with ``waitingBit`` set while some thread sleeps waiting for it. Mutual exclusion is
-/// the compare-and-swap from 0 alone. A thread that finds the lock held by another sets the bit
-/// and sleeps on `condition` under `mutex` (heap storage: pthreads needs stable addresses). The
-/// release that finds the bit set clears the word with an exchange and wakes the sleepers under
-/// `mutex`, so that wake-up is never lost; one that finds it clear stores 0, the fast path, and a
-/// waiter that set the bit between that load and that store is not woken by it: sleepers
-/// therefore wake after ``sleepNanoseconds`` at the latest and look again (a narrow race, paid
-/// only under contention, bounding such a waiter's extra delay at a millisecond).
+/// when free, with ``waitingBit`` set while some thread sleeps waiting for it. A thread that finds
+/// it held by another sleeps on `condition` under `mutex` (heap storage: pthreads needs stable
+/// addresses); the release that clears the word wakes the sleepers when the bit was set. Lost
+/// wake-ups cannot happen: a waiter sets the bit and sleeps under `mutex`, the releaser clears
+/// the word with an exchange (so it sees a bit set before) and broadcasts under `mutex`.
 struct RxReentrantLock: ~Copyable {
     private static var waitingBit: UInt { 1 }
-    /// The longest a waiter sleeps before looking at the lock again (see above).
-    private static var sleepNanoseconds: Int { 1_000_000 }
 
     /// Owner and waiting bit (see above).
     private let word = Atomic<UInt>(0)
@@ -92,10 +87,8 @@ struct RxReentrantLock: ~Copyable {
         let remaining = depth.load(ordering: .relaxed) - 1
         depth.store(remaining, ordering: .relaxed)
         if remaining > 0 { return }
-        if word.load(ordering: .relaxed) & Self.waitingBit == 0 {
-            word.store(0, ordering: .releasing)
-        } else {
-            unlockWakingWaiters()
+        if word.exchange(0, ordering: .releasing) & Self.waitingBit != 0 {
+            wakeWaiters()
         }
     }
 
@@ -121,22 +114,14 @@ struct RxReentrantLock: ~Copyable {
             {
                 continue
             }
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            deadline.tv_nsec += Self.sleepNanoseconds
-            if deadline.tv_nsec >= 1_000_000_000 {
-                deadline.tv_sec += 1
-                deadline.tv_nsec -= 1_000_000_000
-            }
-            pthread_cond_timedwait(condition, mutex, &deadline)
+            pthread_cond_wait(condition, mutex)
         }
         waiters.pointee -= 1
         pthread_mutex_unlock(mutex)
     }
 
     @inline(never)
-    private func unlockWakingWaiters() {
-        word.store(0, ordering: .releasing)
+    private func wakeWaiters() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
