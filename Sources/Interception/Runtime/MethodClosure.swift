@@ -211,7 +211,9 @@ enum MethodFrame {
     /// load of `returnsObject` (perf on `swift_hook_instead_typed`).
     @inlinable @inline(__always)
     static func parkIfObject<T: BitwiseCopyable>(_ value: T, returnsObject: Bool) {
-        if MemoryLayout<T>.size == MemoryLayout<OpaquePointer>.size, returnsObject, let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) }) {
+        if MemoryLayout<T>.size == MemoryLayout<OpaquePointer>.size, returnsObject,
+            let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) })
+        {
             parkResult(object)
         }
     }
