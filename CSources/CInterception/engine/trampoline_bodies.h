@@ -92,12 +92,16 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 #define IC_OBSERVED_CALL_f(...) IC_OBSERVED_CALL_VALUE(f, __VA_ARGS__)
 #define IC_OBSERVED_CALL_d(...) IC_OBSERVED_CALL_VALUE(d, __VA_ARGS__)
 
-/* A class trampoline has the original's own prototype, so without after hooks (the hint read
- * before the call: a hook registered throughout the call is seen either way) it ends in a
- * guaranteed tail call to the original (IC_MUSTTAIL): the frame the hooks saw is gone before the
- * original runs, and the original returns straight to the sender. The object trampolines' bodies
- * take the slot as an extra parameter, so their prototypes differ and they call as above. Where
- * the compiler lacks musttail, an ordinary call. */
+/* Without after hooks (the hint read before the call: a hook registered throughout the call is
+ * seen either way) an observed body ends in a guaranteed tail call to the original (IC_MUSTTAIL):
+ * the frame the hooks saw is gone before the original runs, and the original returns straight to
+ * the sender. A class trampoline has the original's own prototype. An object's body takes its slot
+ * as one more parameter, and so calls the original with one more argument, the slot again
+ * (SLOT_TAIL_CALL): musttail needs the callee's prototype to be the caller's, and the original
+ * never reads an argument past its own (System V and AAPCS64 pass it in a register the callee
+ * does not read, or in the stack area of the body's own caller, which made the same call).
+ * Measured (add: with one before-observer, a C harness alternating it with the plain send):
+ * 9.7 -> 9.3 ns, send 2.9 ns. Where the compiler lacks musttail, an ordinary call. */
 #if defined(__has_attribute)
 #if __has_attribute(musttail)
 #define IC_MUSTTAIL __attribute__((musttail))
@@ -114,11 +118,15 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 #define IC_TAIL_CALL_q(...) IC_TAIL_CALL_VALUE(q, __VA_ARGS__)
 #define IC_TAIL_CALL_f(...) IC_TAIL_CALL_VALUE(f, __VA_ARGS__)
 #define IC_TAIL_CALL_d(...) IC_TAIL_CALL_VALUE(d, __VA_ARGS__)
-#define IC_NO_TAIL_CALL_v(TYPES, ...)
-#define IC_NO_TAIL_CALL_i(TYPES, ...)
-#define IC_NO_TAIL_CALL_q(TYPES, ...)
-#define IC_NO_TAIL_CALL_f(TYPES, ...)
-#define IC_NO_TAIL_CALL_d(TYPES, ...)
+#define IC_SLOT_TAIL_CALL_v(TYPES, ...)
+#define IC_SLOT_TAIL_CALL_VALUE(R, TYPES, ...)                                                     \
+    if (!atomic_load_explicit(&slot->after_count, memory_order_acquire))                           \
+        IC_MUSTTAIL return ((ic_abi_##R(*)(IC_UNPAREN TYPES, ic_hook_slot *))original)(            \
+            __VA_ARGS__, hook_slot);
+#define IC_SLOT_TAIL_CALL_i(...) IC_SLOT_TAIL_CALL_VALUE(i, __VA_ARGS__)
+#define IC_SLOT_TAIL_CALL_q(...) IC_SLOT_TAIL_CALL_VALUE(q, __VA_ARGS__)
+#define IC_SLOT_TAIL_CALL_f(...) IC_SLOT_TAIL_CALL_VALUE(f, __VA_ARGS__)
+#define IC_SLOT_TAIL_CALL_d(...) IC_SLOT_TAIL_CALL_VALUE(d, __VA_ARGS__)
 
 /* With instead hooks: the chain runs in place of the original (its innermost layer calls the
  * original through the signature's frame call), then the after-observers. An object's observed
@@ -135,12 +143,12 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
     IC_AFTER_OUTLINED(&result)                                                                     \
     IC_NORMALIZE_RETURN()                                                                          \
     return result;
-#define IC_INSTEAD_CALL_i(RUN, NAME) IC_INSTEAD_CALL_VALUE(i, RUN, NAME)
-#define IC_INSTEAD_CALL_q(RUN, NAME) IC_INSTEAD_CALL_VALUE(q, RUN, NAME)
-#define IC_INSTEAD_CALL_f(RUN, NAME) IC_INSTEAD_CALL_VALUE(f, RUN, NAME)
-#define IC_INSTEAD_CALL_d(RUN, NAME) IC_INSTEAD_CALL_VALUE(d, RUN, NAME)
-#define IC_RUN_INSTEAD_NO_TAIL_CALL  ic_hook_run_instead
-#define IC_RUN_INSTEAD_TAIL_CALL     ic_hook_run_instead_outlined
+#define IC_INSTEAD_CALL_i(RUN, NAME)  IC_INSTEAD_CALL_VALUE(i, RUN, NAME)
+#define IC_INSTEAD_CALL_q(RUN, NAME)  IC_INSTEAD_CALL_VALUE(q, RUN, NAME)
+#define IC_INSTEAD_CALL_f(RUN, NAME)  IC_INSTEAD_CALL_VALUE(f, RUN, NAME)
+#define IC_INSTEAD_CALL_d(RUN, NAME)  IC_INSTEAD_CALL_VALUE(d, RUN, NAME)
+#define IC_RUN_INSTEAD_SLOT_TAIL_CALL ic_hook_run_instead
+#define IC_RUN_INSTEAD_TAIL_CALL      ic_hook_run_instead_outlined
 
 /* The frame call of a signature (ic_hook_original_fn): the original called with the arguments
  * the frame points at, typed, straight through registers (no libffi on the optimized path).
@@ -226,7 +234,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
     IC_CLOSURE_FRAME_CALL_DEFINE_##R(NAME, TYPES, LOADS)                                           \
         IC_DEFINE_OBSERVED(R, NAME, ic_observed_##R##_##NAME, PARAMS, TYPES, ADDRS,                \
                            (, ic_hook_slot * hook_slot), , hook_slot, IC_ORIGINAL_OF_SLOT,         \
-                           NO_TAIL_CALL, ##__VA_ARGS__) static __attribute__((noinline))           \
+                           SLOT_TAIL_CALL, ##__VA_ARGS__) static __attribute__((noinline))         \
         ic_abi_##R ic_uncached_##R##_##NAME(ic_id self, ic_sel cmd IC_UNPAREN PARAMS)              \
     {                                                                                              \
         return ((ic_abi_##R(*) TYPES)ic_engine_original_imp(self, cmd))(self, cmd, ##__VA_ARGS__); \

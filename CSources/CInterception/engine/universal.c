@@ -277,7 +277,7 @@ static __attribute__((noinline)) ic_imp finish_direct(const ic_hook_slot *slot,
  * Inlined into each dispatcher, where `hook` is a constant NULL or the record. */
 __attribute__((always_inline)) static inline ic_imp
 run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
-    ic_universal_regs *regs, unsigned char *stack)
+    ic_universal_regs *regs, unsigned char *stack, ic_id self, ic_sel cmd)
 {
     if (IC_UNLIKELY(plan->gathers || plan->indirect))
         return run_general(plan, slot, hook, regs, stack);
@@ -285,11 +285,19 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
     uint32_t n = plan->arg_count;
     for (uint32_t i = 0; i < n; i++)
         args[i] = (unsigned char *)regs + plan->view[i];
+    ic_imp original;
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
         ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
         if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
+        original = original_of(slot, hook, args); /* self and _cmd as the observers left them */
+    } else {
+        /* Nothing ran: self and _cmd as received, still in registers, not reloaded through the
+         * frame view (a chain of forwarded loads on the way to the original). Measured on a
+         * struct-returning method with one after-observer (a C harness alternating it with the
+         * plain send, fastest of 1000 runs each): 27.8 -> 25.4 ns, send 2.8 ns. */
+        original = hook ? ic_class_hook_original(hook, args)
+                        : ic_engine_original_imp_from(slot, self, cmd);
     }
-    ic_imp original = original_of(slot, hook, args);
     bool instead = ic_hook_has_instead(slot);
     if (IC_LIKELY(!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire)))
         return original; /* the entry jumps to it with the registers as they are now */
@@ -298,11 +306,11 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
 
 /* An object's observed call (tail-called: the dispatcher's unobserved path keeps no frame). */
 static IC_HOT_ENTRY __attribute__((noinline)) ic_imp
-run_object(const ic_hook_slot *slot, ic_universal_regs *regs, void *stack)
+run_object(const ic_hook_slot *slot, ic_universal_regs *regs, void *stack, ic_id self, ic_sel cmd)
 {
     const ic_universal_plan *plan =
         atomic_load_explicit(&((ic_signature *)slot->sig)->universal_plan, memory_order_acquire);
-    return run(plan, slot, NULL, regs, stack);
+    return run(plan, slot, NULL, regs, stack, self, cmd);
 }
 
 IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *stack,
@@ -312,7 +320,7 @@ IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *
     ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
     ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
     if (!ic_hook_is_observed(slot)) return ic_hook_original_imp(slot, self, cmd);
-    return run_object(slot, regs, stack);
+    return run_object(slot, regs, stack, self, cmd);
 }
 
 IC_HOT_ENTRY ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *stack, uint64_t sret)
@@ -329,7 +337,7 @@ IC_HOT_ENTRY ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *s
         void *self_only[1] = {&self};
         return ic_class_hook_original(hook, self_only);
     }
-    return run(plan, slot, hook, regs, stack);
+    return run(plan, slot, hook, regs, stack, self, cmd);
 }
 
 ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)

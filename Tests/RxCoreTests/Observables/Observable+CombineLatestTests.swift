@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import RxCore
+import Synchronization
 import Testing
 
 extension RxCoreTests {
@@ -128,5 +134,153 @@ extension RxCoreTests {
             #expect(received == ["1a"])
             #expect(!first.hasObservers && !second.hasObservers)
         }
+
+        @Test("CombineLatest of two handles an element its observer sends into a source during a delivery")
+        func twoSourcesReentrantElement() {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<String>()
+            var received: [String] = []
+            let subscription = Observable.combineLatest(first, second).subscribe(onNext: { number, letter in
+                received.append("\(number)\(letter)")
+                // Nested: the sink's lock is recursive, so this is combined and delivered before
+                // the outer delivery returns, with the latest of the other source.
+                if number == 1 && letter == "a" { first.onNext(2) }
+                if number == 2 && letter == "a" { second.onNext("b") }
+            })
+            first.onNext(1)
+            second.onNext("a")
+            #expect(received == ["1a", "2a", "2b"])
+            first.onNext(3)
+            #expect(received == ["1a", "2a", "2b", "3b"])
+            subscription.dispose()
+        }
+
+        @Test(
+            "CombineLatest of two combines an element its selector sends into a source before the current result"
+        )
+        func twoSourcesSelectorSendsIntoSource() {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<Int>()
+            var sent = false
+            let recorder = EventRecorder<Int>()
+            let subscription = Observable.combineLatest(first, second) { a, b -> Int in
+                if !sent {
+                    sent = true
+                    // Nested, combined with the latest `second` and delivered first; this call
+                    // still combines the elements it was given.
+                    first.onNext(2)
+                }
+                return a * 100 + b
+            }.subscribe(recorder)
+            first.onNext(1)
+            second.onNext(10)
+            #expect(recorder.elements == [210, 110])
+            subscription.dispose()
+        }
+
+        @Test("CombineLatest of two serializes events from two threads and keeps each source's order")
+        func twoSourcesConcurrentSenders() {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<Int>()
+            let recorder = EventRecorder<Pair>()
+            let subscription = Observable.combineLatest(first, second) { Pair(first: $0, second: $1) }
+                .subscribe(recorder)
+            let subjects = Unchecked((first, second))
+            let count = 3_000
+            runConcurrently(threads: 2) { thread in
+                for index in 0..<count {
+                    if thread == 0 {
+                        subjects.value.0.onNext(index)
+                    } else {
+                        subjects.value.1.onNext(index)
+                    }
+                }
+                if thread == 0 { subjects.value.0.onCompleted() } else { subjects.value.1.onCompleted() }
+            }
+            let elements = recorder.elements
+            #expect(recorder.overlaps == 0)
+            #expect(recorder.grammarHolds)
+            #expect(recorder.events.last == .completed)
+            #expect(elements.last == Pair(first: count - 1, second: count - 1))
+            #expect(elements.count >= count && elements.count <= 2 * count - 1)
+            #expect(elements.map(\.first) == elements.map(\.first).sorted())
+            #expect(elements.map(\.second) == elements.map(\.second).sorted())
+            subscription.dispose()
+        }
+
+        @Test(
+            "CombineLatest of two lets its observer send into a source while another thread sends, one thread at a time"
+        )
+        func twoSourcesReentrantUnderContention() {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<Int>()
+            let observer = ThreadExclusiveObserver()
+            let subjects = Unchecked((first, second))
+            // The observer sends into `second` (a nested delivery on its thread) on every tenth
+            // element of `first`, while another thread sends into `second`.
+            let subscription = Observable.combineLatest(first, second)
+                .subscribe(onNext: { a, b in
+                    observer.enter()
+                    if b >= 0 && a % 10 == 0 { subjects.value.1.onNext(-a - 1) }
+                    observer.leave()
+                })
+            let count = 2_000
+            runConcurrently(threads: 3) { thread in
+                for index in 0..<count {
+                    if thread == 0 { subjects.value.0.onNext(index) } else { subjects.value.1.onNext(index) }
+                }
+            }
+            #expect(observer.violations == 0)
+            #expect(observer.deliveries >= count)
+            subscription.dispose()
+        }
     }
+}
+
+/// An element of two fields, for the concurrency tests of `combineLatest`.
+private struct Pair: Equatable {
+    let first: Int
+    let second: Int
+}
+
+/// Counts deliveries, and deliveries that began on one thread while another thread was inside
+/// one (nested deliveries on the same thread are allowed).
+private final class ThreadExclusiveObserver: Sendable {
+    private let holder = Atomic<UInt>(0)
+    private let nesting = Atomic<Int>(0)
+    private let violationCount = Atomic<Int>(0)
+    private let deliveryCount = Atomic<Int>(0)
+
+    private static func currentThread() -> UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+
+    func enter() {
+        deliveryCount.add(1, ordering: .relaxed)
+        let me = Self.currentThread()
+        if holder.load(ordering: .acquiring) == me {
+            nesting.add(1, ordering: .relaxed)
+        } else if holder.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+            nesting.store(1, ordering: .relaxed)
+        } else {
+            violationCount.add(1, ordering: .relaxed)
+            return
+        }
+        // Widen the window in which another thread's delivery would be caught.
+        for _ in 0..<200 { _ = holder.load(ordering: .relaxed) }
+    }
+
+    func leave() {
+        guard holder.load(ordering: .relaxed) == Self.currentThread() else { return }
+        if nesting.subtract(1, ordering: .relaxed).newValue == 0 {
+            holder.store(0, ordering: .releasing)
+        }
+    }
+
+    var violations: Int { violationCount.load(ordering: .relaxed) }
+    var deliveries: Int { deliveryCount.load(ordering: .relaxed) }
 }

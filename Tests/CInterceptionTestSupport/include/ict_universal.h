@@ -1,0 +1,30 @@
+/*
+ * ict_universal.h — which universal trampoline entry (engine/universal_*.S) an IMP is: the entry
+ * that saves the vector argument registers or the _novec one, for results in registers or (x86-64)
+ * through a caller's buffer.
+ *
+ * Area: the universal trampoline's entry choice (engine/universal.c, ic_universal_*_entry_for).
+ * Purpose: the entries are internal (hidden) symbols; this file names them as weak references, so
+ * a program that links the runtime's objects (SwiftPM's test targets) can compare an installed IMP
+ * with them, and one that links the shared library (the C matrix program, where they are not
+ * exported) gets ICT_UNIVERSAL_UNKNOWN instead of a link error.
+ */
+#ifndef ICT_UNIVERSAL_H
+#define ICT_UNIVERSAL_H
+
+#include <interception/interception.h>
+
+typedef enum ict_universal_entry {
+    ICT_UNIVERSAL_UNKNOWN = 0,   /* the entries' symbols are not linked into this program */
+    ICT_UNIVERSAL_NOT_ENTRY = 1, /* `imp` is none of the universal entries */
+    ICT_UNIVERSAL_FULL = 2,      /* saves and restores the vector argument registers */
+    ICT_UNIVERSAL_NOVEC = 3,     /* leaves the vector registers alone */
+    ICT_UNIVERSAL_SRET_FULL = 4, /* x86-64, result through rdi: saves the vector registers */
+    ICT_UNIVERSAL_SRET_NOVEC = 5 /* x86-64, result through rdi: leaves them alone */
+} ict_universal_entry;
+
+/* Which entry `imp` is among the object entries (an interception subclass's method) or, with
+ * `class_entry`, among the class-wide hook entries. */
+ict_universal_entry ict_universal_entry_kind(ic_imp imp, bool class_entry);
+
+#endif /* ICT_UNIVERSAL_H */
