@@ -268,6 +268,38 @@ enum HookFrame {
         return head.pointee.args.unsafelyUnwrapped[index]
     }
 
+    /// The receiver of a typed hook's call (``TypedHooks``): argument 0 read from the frame
+    /// without the range test of ``MethodFrame/receiver(_:)`` (a hook's frame always holds the
+    /// receiver and the selector).
+    @inlinable @inline(__always)
+    static func typedReceiver(_ call: OpaquePointer) -> OpaquePointer {
+        guard let receiver = typedArgumentStorage(call, 0).load(as: OpaquePointer?.self) else {
+            preconditionFailure("a hook was called with a NULL receiver")
+        }
+        return receiver
+    }
+
+    /// The storage of argument `index` of a typed hook's call, without a range test: the hook's
+    /// types were checked against the method's when it was added, so `index` is in range (the
+    /// typed reads, ``MethodFrame/argument(_:at:as:)``, rely on the same check).
+    @inlinable @inline(__always)
+    static func typedArgumentStorage(_ call: OpaquePointer, _ index: Int) -> UnsafeMutableRawPointer {
+        let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
+        return head.pointee.args.unsafelyUnwrapped[index].unsafelyUnwrapped
+    }
+
+    /// ``setArgument(_:_:at:)`` for a typed hook's call: no range test
+    /// (``typedArgumentStorage(_:_:)``).
+    @inlinable @inline(__always)
+    static func setTypedArgument<T: RuntimeValue>(_ value: T, _ call: OpaquePointer, at index: Int) {
+        let representation = value.runtimeRepresentation
+        if MemoryLayout<T.RuntimeRepresentation>.size == MemoryLayout<T.RuntimeRepresentation>.stride {
+            typedArgumentStorage(call, index).storeBytes(of: representation, as: T.RuntimeRepresentation.self)
+        } else {
+            setArgumentOutOfLine(representation, call, index)
+        }
+    }
+
     /// ``setArgument(_:_:_:)`` through the runtime's setter, from a zeroed stride buffer.
     @inlinable @inline(never)
     static func setArgumentOutOfLine<T: BitwiseCopyable>(

@@ -30,7 +30,7 @@ final class ReadingHook1<A: RuntimeValue>: SwiftHook, @unchecked Sendable {
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook1<A>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(this, MethodFrame.argument(call, at: 2))
@@ -49,7 +49,7 @@ final class ReadingHook2<A: RuntimeValue, B: RuntimeValue>: SwiftHook, @unchecke
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook2<A, B>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
@@ -68,7 +68,7 @@ final class ReadingHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>: Swi
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook3<A, B, C>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
@@ -91,7 +91,7 @@ final class ReadingHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: R
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook4<A, B, C, D>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
@@ -114,12 +114,12 @@ final class InsteadHook1<A: RuntimeValue, R: RuntimeValue>: SwiftHook, @unchecke
         returnsObject = R.runtimeEncoding == "@"
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadHook1<A, R>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             let result = try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a in
-                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(a, call, at: 2)
                         return HookFrame.callOriginal(call)
                     }, this, MethodFrame.argument(call, at: 2))
             }
@@ -138,12 +138,12 @@ final class InsteadVoidHook1<A: RuntimeValue>: SwiftHook, @unchecked Sendable {
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadVoidHook1<A>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a in
-                        HookFrame.setArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(a, call, at: 2)
                         ic_hook_call_original(call)
                     }, this, MethodFrame.argument(call, at: 2))
             }
@@ -163,13 +163,13 @@ final class InsteadHook2<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>: Swi
         returnsObject = R.runtimeEncoding == "@"
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadHook2<A, B, R>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             let result = try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a, b in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setTypedArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(b, call, at: 3)
                         return HookFrame.callOriginal(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
             }
@@ -188,13 +188,13 @@ final class InsteadVoidHook2<A: RuntimeValue, B: RuntimeValue>: SwiftHook, @unch
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadVoidHook2<A, B>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a, b in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
+                        HookFrame.setTypedArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(b, call, at: 3)
                         ic_hook_call_original(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
             }
@@ -216,14 +216,14 @@ final class InsteadHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: R
         returnsObject = R.runtimeEncoding == "@"
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadHook3<A, B, C, R>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             let result = try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a, b, c in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
+                        HookFrame.setTypedArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(b, call, at: 3)
+                        HookFrame.setTypedArgument(c, call, at: 4)
                         return HookFrame.callOriginal(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
                     MethodFrame.argument(call, at: 4))
@@ -246,14 +246,14 @@ final class InsteadVoidHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>:
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadVoidHook3<A, B, C>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a, b, c in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
+                        HookFrame.setTypedArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(b, call, at: 3)
+                        HookFrame.setTypedArgument(c, call, at: 4)
                         ic_hook_call_original(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
                     MethodFrame.argument(call, at: 4))
@@ -277,15 +277,15 @@ final class InsteadHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: R
         returnsObject = R.runtimeEncoding == "@"
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadHook4<A, B, C, D, R>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             let result = try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a, b, c, d in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
-                        HookFrame.setArgument(d, call, at: 5)
+                        HookFrame.setTypedArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(b, call, at: 3)
+                        HookFrame.setTypedArgument(c, call, at: 4)
+                        HookFrame.setTypedArgument(d, call, at: 5)
                         return HookFrame.callOriginal(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
                     MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
@@ -311,15 +311,15 @@ final class InsteadVoidHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, 
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: InsteadVoidHook4<A, B, C, D>.self)
-            let handle = ThisHandles.begin(MethodFrame.receiver(call), methodClass: nil)
+            let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
             defer { ThisHandles.end(handle) }
             try handle._withUnsafeGuaranteedRef { this in
                 try hook.body(
                     { a, b, c, d in
-                        HookFrame.setArgument(a, call, at: 2)
-                        HookFrame.setArgument(b, call, at: 3)
-                        HookFrame.setArgument(c, call, at: 4)
-                        HookFrame.setArgument(d, call, at: 5)
+                        HookFrame.setTypedArgument(a, call, at: 2)
+                        HookFrame.setTypedArgument(b, call, at: 3)
+                        HookFrame.setTypedArgument(c, call, at: 4)
+                        HookFrame.setTypedArgument(d, call, at: 5)
                         ic_hook_call_original(call)
                     }, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
                     MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))

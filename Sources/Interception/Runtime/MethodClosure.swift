@@ -206,10 +206,14 @@ enum MethodFrame {
     }
 
     /// Retains and parks the result `value` if the method returns an object (a non-NULL one):
-    /// it must outlive the closure's handle until the caller has retained it.
+    /// it must outlive the closure's handle until the caller has retained it. A value of
+    /// another size than a pointer is never an object: the test folds away for it, with the
+    /// load of `returnsObject` (perf on `swift_hook_instead_typed`).
     @inlinable @inline(__always)
     static func parkIfObject<T: BitwiseCopyable>(_ value: T, returnsObject: Bool) {
-        if returnsObject, let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) }) {
+        if MemoryLayout<T>.size == MemoryLayout<OpaquePointer>.size, returnsObject,
+            let object = withUnsafeBytes(of: value, { $0.load(as: OpaquePointer?.self) })
+        {
             parkResult(object)
         }
     }
