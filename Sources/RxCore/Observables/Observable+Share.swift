@@ -19,17 +19,35 @@ extension ObservableType {
     }
 }
 
-/// One connection to the source: the subject that multicasts it, the source subscription and
-/// the number of subscribers. Guarded by the owning ``Share``'s lock.
-private final class ShareConnection<Element> {
+/// One connection to the source: what multicasts it, the source subscription and the number of
+/// subscribers. The counters are guarded by the owning ``Share``'s lock. Two kinds:
+/// ``SubjectShareConnection`` (a subject) in general, ``CoreShareConnection`` (a bare
+/// `SubjectCore`) for `share(replay: 0 or 1, scope: .whileConnected)`.
+private class ShareConnection<Element> {
+    var subscriberCount = 0
+    var sourceSubscription: Disposable?
+
+    /// Subscribes `observer` to what the connection multicasts.
+    func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        rxAbstractMethod()
+    }
+
+    /// Subscribes the connection to `source`, on behalf of `parent`.
+    func connect(to source: Observable<Element>, for parent: Share<Element>) -> Disposable {
+        rxAbstractMethod()
+    }
+}
+
+/// A connection that multicasts through a subject: a `ReplaySubject` (or a `PublishSubject`
+/// without replay) that, with `.forever`, outlives the connection.
+private final class SubjectShareConnection<Element>: ShareConnection<Element> {
     let subject: Observable<Element>
     let observer: AnyObserver<Element>
     /// The subject's entry point for elements (its `onNext`, which builds no `Event`). A
     /// receiver rather than the closure `subject.onNext`: calling that closure from this generic
     /// code went through a reabstraction thunk per element.
     let next: NextReceiver<Element>
-    var subscriberCount = 0
-    var sourceSubscription: Disposable?
 
     init(replay: Int) {
         if replay == 0 {
@@ -43,6 +61,41 @@ private final class ShareConnection<Element> {
             self.observer = subject.asObserver().asObserver()
             self.next = nextReceiver(for: subject)
         }
+    }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        subject.subscribe(observer)
+    }
+
+    override func connect(to source: Observable<Element>, for parent: Share<Element>) -> Disposable {
+        source.subscribe(ShareSourceObserver(parent: parent, connection: self))
+    }
+}
+
+/// The connection of `share(replay: 0 or 1, scope: .whileConnected)`, the common forms: the
+/// source's observer feeds a `SubjectCore` directly, which records the last element (replay 1)
+/// and delivers it in one step, without a lock per element (see `SubjectCore`). A subject in
+/// between cost a call through its observer, a receiver and its `onNext`, and (for
+/// `ReplaySubject`) a lock per element: with the subject's own delivery, over half of
+/// `rxcore_share_replay_1` (perf). Subscribers receive what a `ReplaySubject` (bufferSize 1)
+/// or a `PublishSubject` would give them.
+private final class CoreShareConnection<Element>: ShareConnection<Element> {
+    let core: SubjectCore<Element>
+    private let replaysLast: Bool
+
+    init(replaysLast: Bool) {
+        self.replaysLast = replaysLast
+        core = SubjectCore(replayingLast: replaysLast)
+    }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+    where Observer.Element == Element {
+        replaysLast ? core.subscribeReplayingLast(observer, of: self) : core.subscribe(observer, of: self)
+    }
+
+    override func connect(to source: Observable<Element>, for parent: Share<Element>) -> Disposable {
+        source.subscribe(ShareCoreSourceObserver(parent: parent, connection: self))
     }
 }
 
@@ -68,11 +121,14 @@ private final class Share<Element>: Observable<Element> {
         if let existing = self.connection {
             connection = existing
         } else {
-            connection = ShareConnection(replay: replay)
+            connection =
+                scope == .whileConnected && replay <= 1
+                ? CoreShareConnection(replaysLast: replay == 1)
+                : SubjectShareConnection(replay: replay)
             self.connection = connection
         }
         connection.subscriberCount += 1
-        let subscription = connection.subject.subscribe(observer)
+        let subscription = connection.subscribe(observer)
         let connect = connection.subscriberCount == 1
         if connect {
             // Reserve the slot before subscribing, so that a re-entrant subscriber does not
@@ -82,8 +138,7 @@ private final class Share<Element>: Observable<Element> {
         lock.unlock()
 
         if connect {
-            let sourceSubscription = source.subscribe(
-                ShareSourceObserver(parent: self, connection: connection))
+            let sourceSubscription = connection.connect(to: source, for: self)
             lock.withLock { () -> Disposable? in
                 if connection.subscriberCount > 0 && connection.sourceSubscription != nil {
                     connection.sourceSubscription = sourceSubscription
@@ -131,9 +186,9 @@ private final class Share<Element>: Observable<Element> {
 /// for a class.
 private final class ShareSourceObserver<Element>: ElementObserver {
     let parent: Share<Element>
-    let connection: ShareConnection<Element>
+    let connection: SubjectShareConnection<Element>
 
-    init(parent: Share<Element>, connection: ShareConnection<Element>) {
+    init(parent: Share<Element>, connection: SubjectShareConnection<Element>) {
         self.parent = parent
         self.connection = connection
     }
@@ -147,5 +202,31 @@ private final class ShareSourceObserver<Element>: ElementObserver {
             parent.sourceTerminated(connection)
         }
         connection.observer.on(event)
+    }
+}
+
+/// The source's observer for a ``CoreShareConnection``: elements go straight to its core.
+private final class ShareCoreSourceObserver<Element>: ElementObserver {
+    let parent: Share<Element>
+    let connection: CoreShareConnection<Element>
+    let core: SubjectCore<Element>
+
+    init(parent: Share<Element>, connection: CoreShareConnection<Element>) {
+        self.parent = parent
+        self.connection = connection
+        core = connection.core
+    }
+
+    func onNextElement(_ element: Element) {
+        core.broadcastNext(element)
+    }
+
+    func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            core.broadcastNext(element)
+            return
+        }
+        parent.sourceTerminated(connection)
+        core.stop(event)
     }
 }

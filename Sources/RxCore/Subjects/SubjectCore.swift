@@ -1,25 +1,46 @@
 import Synchronization
 
-/// An observer registered with a subject, with the flag that stops delivery to it as soon as its
-/// subscription is disposed (even for events already queued).
+/// An observer registered with a subject, with the flags that stop delivery to it: as soon as its
+/// subscription is disposed (even for events already queued), and, with a subject that replays
+/// its last element without a lock (`SubjectCore.subscribeReplayingLast`), until that replay is
+/// delivered.
 final class SubjectObserver<Element> {
     let on: (Event<Element>) -> Void
     /// The observer's direct entry point for elements (see ``ElementObserver``).
     let next: NextReceiver<Element>
-    private let disposed = Atomic<Bool>(false)
+    /// `disposedFlag` and `awaitingReplayFlag`; broadcasts reach the observer only when it is 0,
+    /// so that the check costs one load, as a single flag did.
+    private let flags: Atomic<UInt8>
 
-    init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
+    private static var disposedFlag: UInt8 { 1 }
+    private static var awaitingReplayFlag: UInt8 { 2 }
+
+    init<Observer: ObserverType>(_ observer: Observer, awaitingReplay: Bool = false)
+    where Observer.Element == Element {
         self.on = observer.on
         self.next = nextReceiver(for: observer)
+        flags = Atomic(awaitingReplay ? Self.awaitingReplayFlag : 0)
     }
 
     @inline(__always)
     var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
+        flags.load(ordering: .acquiring) & Self.disposedFlag != 0
+    }
+
+    /// Whether broadcasts are delivered to the observer: it is neither disposed nor waiting for
+    /// its replay.
+    @inline(__always)
+    var receivesBroadcasts: Bool {
+        flags.load(ordering: .acquiring) == 0
     }
 
     func markDisposed() {
-        disposed.store(true, ordering: .releasing)
+        flags.bitwiseOr(Self.disposedFlag, ordering: .releasing)
+    }
+
+    /// Lets broadcasts reach the observer once its replay is being delivered.
+    func markReplayed() {
+        flags.bitwiseAnd(~Self.awaitingReplayFlag, ordering: .releasing)
     }
 }
 
@@ -87,6 +108,14 @@ final class ObserverList {
 ///   0 (idle, open): one compare-and-swap to become the deliverer, one to finish. That is two
 ///   atomic operations per element where the lock, the count and the list's retain and release
 ///   cost six (perf, `rxcore_publish_subscribe`).
+/// - A core made with `replayingLast` (the connection of `share(replay: 1)`) records the last
+///   element the same way, without `lock`: only the deliverer writes and reads it, when it
+///   delivers the element (queued elements are recorded when they are delivered, not when they
+///   are accepted). So a new observer cannot read it on subscription: it is registered marked
+///   as awaiting its replay, which broadcasts skip (a delivery under way may or may not see the
+///   new list), and its replay is a delivery of its own, queued behind the ones under way,
+///   that clears the mark and delivers the element recorded by then. Every broadcast queued
+///   after it reaches the observer; none before it does: the element is received exactly once.
 final class SubjectCore<Element> {
     // The state below is guarded by `lock`, so the dynamic exclusivity checks that Swift makes on
     // a class's stored `var`s cannot catch anything the lock does not already exclude; they cost
@@ -104,6 +133,11 @@ final class SubjectCore<Element> {
     @exclusivity(unchecked) private(set) var disposed = false
     /// The terminal event the subject received, until it is disposed.
     @exclusivity(unchecked) var stopEvent: Event<Element>?
+    /// With `replayingLast`, storage for one `Element`, which holds the last element while
+    /// `hasLast`; owned by the deliverer (see the type's comment). Raw and optional rather than
+    /// an `UnsafeMutablePointer<Element>?`, whose test would look up its metadata per element.
+    private let lastStorage: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var hasLast = false
 
     private static var closedFlag: Int { 1 }
     private static var retiredFlag: Int { 2 }
@@ -112,12 +146,48 @@ final class SubjectCore<Element> {
     private enum Pending {
         case broadcast(Event<Element>, ObserverList)
         case replay([Event<Element>], SubjectObserver<Element>)
+        /// The last element, then the terminal event if any, to one observer.
+        case replayLast(SubjectObserver<Element>, Event<Element>?)
     }
 
-    init() {}
+    /// Creates a core; with `replayingLast`, one that records the last element and replays it to
+    /// the observers of `subscribeReplayingLast`.
+    init(replayingLast: Bool = false) {
+        lastStorage =
+            replayingLast
+            ? .allocate(
+                byteCount: Swift.max(1, MemoryLayout<Element>.stride),
+                alignment: MemoryLayout<Element>.alignment)
+            : nil
+    }
 
     deinit {
         current.load(ordering: .relaxed).release()
+        if let lastStorage {
+            if hasLast {
+                lastStorage.assumingMemoryBound(to: Element.self).deinitialize(count: 1)
+            }
+            lastStorage.deallocate()
+        }
+    }
+
+    /// Records `element` as the last one, with `replayingLast`. Call as the deliverer, before
+    /// delivering it.
+    @inline(__always)
+    private func record(_ element: Element) {
+        if let lastStorage {
+            recordLast(element, in: lastStorage)
+        }
+    }
+
+    private func recordLast(_ element: Element, in storage: UnsafeMutableRawPointer) {
+        let last = storage.assumingMemoryBound(to: Element.self)
+        if hasLast {
+            last.pointee = element
+        } else {
+            last.initialize(to: element)
+            hasLast = true
+        }
     }
 
     /// Whether the subject has at least one observer.
@@ -177,7 +247,8 @@ final class SubjectCore<Element> {
     }
 
     /// Disposes the subject: unregisters every observer and forgets the terminal event; `clear`
-    /// drops the subject's own state, under `lock`.
+    /// drops the subject's own state, under `lock`. The last element of a `replayingLast` core
+    /// stays until the core is freed (a delivery may be writing it); no observer receives it.
     func dispose(clearing clear: () -> Void = {}) {
         lock.withLock {
             disposed = true
@@ -207,6 +278,30 @@ final class SubjectCore<Element> {
         } else {
             replayAndUnlock(replayed, to: entry)
         }
+        return SubjectSubscription(core: self, observer: entry)
+    }
+
+    /// Subscribes `observer` to a core made with `replayingLast`, on behalf of `subject` (named
+    /// in the error after disposal): it receives the last element, if any, then the events
+    /// accepted after it subscribed; after a terminal event, the last element and the terminal
+    /// event. The replay takes its turn with the deliveries under way (see the type's comment),
+    /// so it may come after this returns, but before any event accepted afterwards.
+    func subscribeReplayingLast<Observer: ObserverType>(_ observer: Observer, of subject: AnyObject)
+        -> Disposable
+    where Observer.Element == Element {
+        lock.lock()
+        if disposed {
+            lock.unlock()
+            observer.on(.error(RxError.disposed(object: subject)))
+            return Disposables.create()
+        }
+        if let stopEvent {
+            deliverAndUnlock(.replayLast(SubjectObserver(observer), stopEvent))
+            return Disposables.create()
+        }
+        let entry = SubjectObserver(observer, awaitingReplay: true)
+        setObservers(observers.adding(entry))
+        deliverAndUnlock(.replayLast(entry, nil))
         return SubjectSubscription(core: self, observer: entry)
     }
 
@@ -270,6 +365,7 @@ final class SubjectCore<Element> {
         if state.compareExchange(
             expected: 0, desired: Self.inFlightUnit, ordering: .sequentiallyConsistent
         ).exchanged {
+            record(element)
             deliverNext(element, to: current.load(ordering: .sequentiallyConsistent))
             finishDelivery()
         } else {
@@ -296,6 +392,7 @@ final class SubjectCore<Element> {
         }
         let observers = current.load(ordering: .relaxed)
         lock.unlock()
+        record(element)
         deliverNext(element, to: observers)
         finishDelivery()
     }
@@ -315,7 +412,7 @@ final class SubjectCore<Element> {
                     for index in 0..<buffer.count {
                         entries[index]._withUnsafeGuaranteedRef { object in
                             let observer = Self.entry(object)
-                            if !observer.isDisposed {
+                            if observer.receivesBroadcasts {
                                 Unmanaged.passUnretained(observer.next)._withUnsafeGuaranteedRef { next in
                                     next.receive(element)
                                 }
@@ -353,7 +450,7 @@ final class SubjectCore<Element> {
             return
         }
         lock.unlock()
-        Self.deliver(delivery)
+        deliver(delivery)
         finishDelivery()
     }
 
@@ -362,19 +459,32 @@ final class SubjectCore<Element> {
         unsafeDowncast(object, to: SubjectObserver<Element>.self)
     }
 
-    private static func deliver(_ delivery: Pending) {
+    /// Delivers `delivery`, as the deliverer.
+    private func deliver(_ delivery: Pending) {
         switch delivery {
         case .broadcast(let event, let observers):
-            deliver(event, to: observers)
+            if lastStorage != nil, case .next(let element) = event {
+                record(element)
+            }
+            Self.deliver(event, to: observers)
         case .replay(let events, let observer):
-            replay(events, to: observer)
+            Self.replay(events, to: observer)
+        case .replayLast(let observer, let stopEvent):
+            observer.markReplayed()
+            if hasLast, let lastStorage, !observer.isDisposed {
+                let element = lastStorage.assumingMemoryBound(to: Element.self).pointee
+                observer.next.receive(element)
+            }
+            if let stopEvent, !observer.isDisposed {
+                observer.on(stopEvent)
+            }
         }
     }
 
     private static func deliver(_ event: Event<Element>, to observers: ObserverList) {
         for object in observers.entries {
             let observer = entry(object)
-            if !observer.isDisposed {
+            if observer.receivesBroadcasts {
                 observer.on(event)
             }
         }
@@ -420,7 +530,7 @@ final class SubjectCore<Element> {
             // and we hold `lock`, so it is there.
             let next = pending.dequeue()!
             lock.unlock()
-            Self.deliver(next)
+            deliver(next)
             lock.lock()
         }
         lock.unlock()
