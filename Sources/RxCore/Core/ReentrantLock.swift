@@ -61,17 +61,8 @@ struct RxReentrantLock: ~Copyable {
     }
 
     @inline(__always)
-    private static func currentThread() -> UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
-    }
-
-    @inline(__always)
     func lock() {
-        let me = Self.currentThread()
+        let me = currentThreadIdentity()
         if word.load(ordering: .relaxed) & ~Self.waitingBit == me {
             depth.store(depth.load(ordering: .relaxed) + 1, ordering: .relaxed)
             return
@@ -126,4 +117,15 @@ struct RxReentrantLock: ~Copyable {
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
     }
+}
+
+/// The calling thread's identity (`pthread_self`), never 0: for a lock's owner or a subject's
+/// deliverer (see `SubjectCore`).
+@inline(__always)
+func currentThreadIdentity() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
 }

@@ -79,7 +79,11 @@ private final class SubjectShareConnection<Element>: ShareConnection<Element> {
 /// between cost a call through its observer, a receiver and its `onNext`, and (for
 /// `ReplaySubject`) a lock per element: with the subject's own delivery, over half of
 /// `rxcore_share_replay_1` (perf). Subscribers receive what a `ReplaySubject` (bufferSize 1)
-/// or a `PublishSubject` would give them.
+/// or a `PublishSubject` would give them, except that with replay 1 a subscriber from one of
+/// the observers, during a delivery, receives its replay inside `subscribe`, as in RxSwift;
+/// from another thread during a delivery, the replay comes when the deliveries under way end,
+/// on the delivering thread, possibly after `subscribe` returned (RxSwift would block the
+/// subscriber on its lock until the delivery ends, then replay inside `subscribe`).
 private final class CoreShareConnection<Element>: ShareConnection<Element> {
     let core: SubjectCore<Element>
     private let replaysLast: Bool

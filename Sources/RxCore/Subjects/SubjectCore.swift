@@ -111,11 +111,18 @@ final class ObserverList {
 /// - A core made with `replayingLast` (the connection of `share(replay: 1)`) records the last
 ///   element the same way, without `lock`: only the deliverer writes and reads it, when it
 ///   delivers the element (queued elements are recorded when they are delivered, not when they
-///   are accepted). So a new observer cannot read it on subscription: it is registered marked
-///   as awaiting its replay, which broadcasts skip (a delivery under way may or may not see the
-///   new list), and its replay is a delivery of its own, queued behind the ones under way,
-///   that clears the mark and delivers the element recorded by then. Every broadcast queued
-///   after it reaches the observer; none before it does: the element is received exactly once.
+///   are accepted). The deliverer also notes its thread in `deliverer` for the duration of its
+///   run. A subscription from that thread (from an observer, inside a delivery) while no other
+///   delivery is queued reads the element, which this thread wrote, and replays it at once,
+///   before `subscribe` returns; the observer is registered unmarked: the delivery under way
+///   iterates the list it read before, so it does not reach it. That is RxSwift's order. Any
+///   other new observer (another thread, or deliveries queued) cannot read the element: it is
+///   registered marked as awaiting its replay, which broadcasts skip (a delivery under way may or
+///   may not see the new list), and its replay is a delivery of its own, queued behind the ones
+///   under way, that clears the mark and delivers the element recorded by then. Every broadcast
+///   queued after it reaches the observer; none before it does: the element is received exactly
+///   once. Unlike RxSwift, where a subscription waits on the lock for the delivery under way,
+///   that replay may then come after `subscribe` returned, on the delivering thread.
 final class SubjectCore<Element> {
     // The state below is guarded by `lock`, so the dynamic exclusivity checks that Swift makes on
     // a class's stored `var`s cannot catch anything the lock does not already exclude; they cost
@@ -138,6 +145,10 @@ final class SubjectCore<Element> {
     /// an `UnsafeMutablePointer<Element>?`, whose test would look up its metadata per element.
     private let lastStorage: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var hasLast = false
+    /// With `replayingLast`, the identity of the deliverer's thread while it delivers, else 0
+    /// (see the type's comment). Written by the deliverer only; a thread that reads its own
+    /// identity there is therefore the deliverer.
+    private let deliverer = Atomic<UInt>(0)
 
     private static var closedFlag: Int { 1 }
     private static var retiredFlag: Int { 2 }
@@ -177,6 +188,24 @@ final class SubjectCore<Element> {
     private func record(_ element: Element) {
         if let lastStorage {
             recordLast(element, in: lastStorage)
+        }
+    }
+
+    /// Notes the calling thread as the deliverer, with `replayingLast`. Call on becoming the
+    /// deliverer, before delivering.
+    @inline(__always)
+    private func beginDelivering() {
+        if lastStorage != nil {
+            deliverer.store(currentThreadIdentity(), ordering: .relaxed)
+        }
+    }
+
+    /// Forgets the deliverer's thread, with `replayingLast`. Call as the deliverer before the
+    /// count may drop to 0 (after which another thread may become the deliverer).
+    @inline(__always)
+    private func endDelivering() {
+        if lastStorage != nil {
+            deliverer.store(0, ordering: .relaxed)
         }
     }
 
@@ -284,8 +313,10 @@ final class SubjectCore<Element> {
     /// Subscribes `observer` to a core made with `replayingLast`, on behalf of `subject` (named
     /// in the error after disposal): it receives the last element, if any, then the events
     /// accepted after it subscribed; after a terminal event, the last element and the terminal
-    /// event. The replay takes its turn with the deliveries under way (see the type's comment),
-    /// so it may come after this returns, but before any event accepted afterwards.
+    /// event. From an observer, during a delivery and with none queued, the replay comes before
+    /// this returns (as in RxSwift); otherwise it takes its turn with the deliveries under way
+    /// (see the type's comment), so it may come after this returns, on the delivering thread,
+    /// but before any event accepted afterwards.
     func subscribeReplayingLast<Observer: ObserverType>(_ observer: Observer, of subject: AnyObject)
         -> Disposable
     where Observer.Element == Element {
@@ -298,6 +329,16 @@ final class SubjectCore<Element> {
         if let stopEvent {
             deliverAndUnlock(.replayLast(SubjectObserver(observer), stopEvent))
             return Disposables.create()
+        }
+        if state.load(ordering: .relaxed) & ~(Self.closedFlag | Self.retiredFlag) == Self.inFlightUnit
+            && deliverer.load(ordering: .relaxed) == currentThreadIdentity()
+        {
+            // This thread is the only deliverer and owns the last element (see the type's
+            // comment); a delivery accepted from now on is queued with the new list.
+            let entry = add(observer)
+            lock.unlock()
+            replayLast(to: entry)
+            return SubjectSubscription(core: self, observer: entry)
         }
         let entry = SubjectObserver(observer, awaitingReplay: true)
         setObservers(observers.adding(entry))
@@ -365,6 +406,7 @@ final class SubjectCore<Element> {
         if state.compareExchange(
             expected: 0, desired: Self.inFlightUnit, ordering: .sequentiallyConsistent
         ).exchanged {
+            beginDelivering()
             record(element)
             deliverNext(element, to: current.load(ordering: .sequentiallyConsistent))
             finishDelivery()
@@ -391,6 +433,7 @@ final class SubjectCore<Element> {
             return
         }
         let observers = current.load(ordering: .relaxed)
+        beginDelivering()
         lock.unlock()
         record(element)
         deliverNext(element, to: observers)
@@ -449,6 +492,7 @@ final class SubjectCore<Element> {
             lock.unlock()
             return
         }
+        beginDelivering()
         lock.unlock()
         deliver(delivery)
         finishDelivery()
@@ -471,13 +515,19 @@ final class SubjectCore<Element> {
             Self.replay(events, to: observer)
         case .replayLast(let observer, let stopEvent):
             observer.markReplayed()
-            if hasLast, let lastStorage, !observer.isDisposed {
-                let element = lastStorage.assumingMemoryBound(to: Element.self).pointee
-                observer.next.receive(element)
-            }
+            replayLast(to: observer)
             if let stopEvent, !observer.isDisposed {
                 observer.on(stopEvent)
             }
+        }
+    }
+
+    /// Sends the last element, if any, to `observer` unless it was disposed. Call as the
+    /// deliverer (or from its thread, during its delivery).
+    private func replayLast(to observer: SubjectObserver<Element>) {
+        if hasLast, let lastStorage, !observer.isDisposed {
+            let element = lastStorage.assumingMemoryBound(to: Element.self).pointee
+            observer.next.receive(element)
         }
     }
 
@@ -500,6 +550,7 @@ final class SubjectCore<Element> {
     /// compare-and-swap; otherwise see `finishDeliverySlowly`.
     @inline(__always)
     private func finishDelivery() {
+        endDelivering()
         if !state.compareExchange(
             expected: Self.inFlightUnit, desired: 0, ordering: .sequentiallyConsistent
         ).exchanged {
@@ -529,8 +580,10 @@ final class SubjectCore<Element> {
             // The count includes an entry enqueued in the same hold of `lock` as its increment,
             // and we hold `lock`, so it is there.
             let next = pending.dequeue()!
+            beginDelivering()
             lock.unlock()
             deliver(next)
+            endDelivering()
             lock.lock()
         }
         lock.unlock()

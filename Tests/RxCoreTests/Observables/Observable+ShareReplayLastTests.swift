@@ -39,7 +39,7 @@ extension RxCoreTests {
         }
 
         @Test(
-            "A subscriber added during a delivery receives that element once, after the current observers",
+            "A subscriber from an observer gets the replay before subscribe returns, then the next elements",
             arguments: [0, 1])
         func subscribeDuringDelivery(replay: Int) {
             let subject = PublishSubject<Int>()
@@ -56,17 +56,18 @@ extension RxCoreTests {
             let secondSubscription = shared.subscribe(onNext: { log.append("second \($0)") })
             subject.onNext(1)
             subject.onNext(2)
+            // RxSwift's order: the replay inside `subscribe`, the delivery under way not repeated.
             let replayed = replay == 1 ? ["late 1"] : []
             #expect(
-                log == ["first 1", "subscribed", "second 1"] + replayed + ["first 2", "second 2", "late 2"])
+                log == ["first 1"] + replayed + ["subscribed", "second 1", "first 2", "second 2", "late 2"])
             firstSubscription.dispose()
             secondSubscription.dispose()
             lateSubscription?.dispose()
             #expect(!subject.hasObservers)
         }
 
-        @Test("A subscriber disposed before its replay was delivered receives nothing")
-        func disposedBeforeReplay() {
+        @Test("A subscriber from an observer disposed at once has received the replay, and nothing more")
+        func disposedRightAfterReplay() {
             let subject = PublishSubject<Int>()
             let shared = subject.share(replay: 1)
             let late = EventRecorder<Int>()
@@ -77,8 +78,69 @@ extension RxCoreTests {
             })
             subject.onNext(1)
             subject.onNext(2)
-            #expect(late.events.isEmpty)
+            #expect(late.events == [.next(1)])
             firstSubscription.dispose()
+        }
+
+        @Test("A subscriber from a replay's handler gets its own replay before subscribe returns")
+        func subscribeFromReplayHandler() {
+            let subject = PublishSubject<Int>()
+            let shared = subject.share(replay: 1)
+            var log: [String] = []
+            let firstSubscription = shared.subscribe(onNext: { log.append("first \($0)") })
+            subject.onNext(1)
+            var nestedSubscription: Disposable?
+            let lateSubscription = shared.subscribe(onNext: { value in
+                log.append("late \(value)")
+                if nestedSubscription == nil {
+                    nestedSubscription = shared.subscribe(onNext: { log.append("nested \($0)") })
+                    log.append("nested subscribed")
+                }
+            })
+            log.append("late subscribed")
+            subject.onNext(2)
+            // Unlike RxSwift, `late` was registered before its replay, so it precedes `nested`.
+            #expect(
+                log == [
+                    "first 1", "late 1", "nested 1", "nested subscribed", "late subscribed", "first 2",
+                    "late 2",
+                    "nested 2",
+                ])
+            firstSubscription.dispose()
+            lateSubscription.dispose()
+            nestedSubscription?.dispose()
+            #expect(!subject.hasObservers)
+        }
+
+        @Test(
+            "A subscriber from an observer while a re-entrant element is queued gets the latest one once")
+        func subscribeDuringDeliveryWithQueuedElement() {
+            // A source that sends re-entrantly (no subject in front to queue it), so that the
+            // element is queued by the share's own delivery.
+            var source: AnyObserver<Int>?
+            let shared = Observable<Int>.create { observer in
+                source = observer
+                return Disposables.create()
+            }.share(replay: 1)
+            var log: [String] = []
+            var lateSubscription: Disposable?
+            let firstSubscription = shared.subscribe(onNext: { value in
+                log.append("first \(value)")
+                if value == 1 {
+                    source?.onNext(2)
+                    lateSubscription = shared.subscribe(onNext: { log.append("late \($0)") })
+                    log.append("subscribed")
+                }
+            })
+            source?.onNext(1)
+            // 2 is queued behind the delivery of 1 with the observers of then; `late`'s replay is
+            // queued behind it, and sends 2, recorded by then: 1 is not replayed, 2 not lost.
+            #expect(log == ["first 1", "subscribed", "first 2", "late 2"])
+            source?.onNext(3)
+            #expect(log.suffix(2) == ["first 3", "late 3"])
+            firstSubscription.dispose()
+            lateSubscription?.dispose()
+            source = nil
         }
 
         @Test("An observer disposed by another during a delivery receives nothing more", arguments: [0, 1])
