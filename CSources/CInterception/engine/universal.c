@@ -40,48 +40,60 @@ _Static_assert(offsetof(ic_universal_regs, after_slot) == 304, "after_slot");
 _Static_assert(sizeof(ic_universal_regs) == 320, "size (IC_UNIVERSAL_SAVE)");
 #endif
 
-/* Assembly entries (universal_x86_64.S, universal_arm64.S). */
-IC_PRIVATE void ic_universal_object_entry(void);
-IC_PRIVATE void ic_universal_class_entry(void);
-IC_PRIVATE void ic_universal_object_entry_novec(void);
-IC_PRIVATE void ic_universal_class_entry_novec(void);
+/* Assembly entries (universal_x86_64.S, universal_arm64.S): each saves all eight vector argument
+ * registers, the first two (_vec2) or none (_novec). */
+#define IC_UNIVERSAL_ENTRIES(NAME)                                                                 \
+    IC_PRIVATE void NAME(void);                                                                    \
+    IC_PRIVATE void NAME##_vec2(void);                                                             \
+    IC_PRIVATE void NAME##_novec(void);
+IC_UNIVERSAL_ENTRIES(ic_universal_object_entry)
+IC_UNIVERSAL_ENTRIES(ic_universal_class_entry)
 #if defined(__x86_64__)
-IC_PRIVATE void ic_universal_object_entry_sret(void);
-IC_PRIVATE void ic_universal_class_entry_sret(void);
-IC_PRIVATE void ic_universal_object_entry_sret_novec(void);
-IC_PRIVATE void ic_universal_class_entry_sret_novec(void);
+IC_UNIVERSAL_ENTRIES(ic_universal_object_entry_sret)
+IC_UNIVERSAL_ENTRIES(ic_universal_class_entry_sret)
 #endif
+#undef IC_UNIVERSAL_ENTRIES
+
+/* The one of three entries (all vector registers, two, none) that `plan` needs. */
+static ic_imp entry_for(const ic_universal_plan *plan, void (*full)(void), void (*vec2)(void),
+                        void (*novec)(void))
+{
+    return (ic_imp)(plan->vectors > 2 ? full : plan->vectors ? vec2 : novec);
+}
 
 ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
 {
 #if defined(__x86_64__)
     if (plan->sret)
-        return plan->vectors ? (ic_imp)ic_universal_object_entry_sret
-                             : (ic_imp)ic_universal_object_entry_sret_novec;
+        return entry_for(plan, ic_universal_object_entry_sret, ic_universal_object_entry_sret_vec2,
+                         ic_universal_object_entry_sret_novec);
 #endif
-    return plan->vectors ? (ic_imp)ic_universal_object_entry
-                         : (ic_imp)ic_universal_object_entry_novec;
+    return entry_for(plan, ic_universal_object_entry, ic_universal_object_entry_vec2,
+                     ic_universal_object_entry_novec);
 }
 
 ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
 {
 #if defined(__x86_64__)
     if (plan->sret)
-        return plan->vectors ? (ic_imp)ic_universal_class_entry_sret
-                             : (ic_imp)ic_universal_class_entry_sret_novec;
+        return entry_for(plan, ic_universal_class_entry_sret, ic_universal_class_entry_sret_vec2,
+                         ic_universal_class_entry_sret_novec);
 #endif
-    return plan->vectors ? (ic_imp)ic_universal_class_entry
-                         : (ic_imp)ic_universal_class_entry_novec;
+    return entry_for(plan, ic_universal_class_entry, ic_universal_class_entry_vec2,
+                     ic_universal_class_entry_novec);
 }
 
 bool ic_universal_is_class_entry(ic_imp imp)
 {
 #if defined(__x86_64__)
     if (imp == (ic_imp)ic_universal_class_entry_sret ||
+        imp == (ic_imp)ic_universal_class_entry_sret_vec2 ||
         imp == (ic_imp)ic_universal_class_entry_sret_novec)
         return true;
 #endif
-    return imp == (ic_imp)ic_universal_class_entry || imp == (ic_imp)ic_universal_class_entry_novec;
+    return imp == (ic_imp)ic_universal_class_entry ||
+           imp == (ic_imp)ic_universal_class_entry_vec2 ||
+           imp == (ic_imp)ic_universal_class_entry_novec;
 }
 
 /* The address of location `where` of a call whose registers are `regs` and stack arguments

@@ -111,7 +111,9 @@ typedef struct ic_universal_plan {
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
     bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
-    bool vectors;           /* some argument travels in a vector register: the entry saves them */
+    /* How many vector argument registers the arguments use (the highest one's number + 1): the
+     * entry saves none (_novec), the first two (_vec2) or all eight. */
+    uint8_t vectors;
     /* The instead chain's call of the original: the generated table's typed frame call when it
      * has the signature (a method forced off the typed trampoline), else NULL (generic). */
     ic_status (*typed_call)(const ic_signature *sig, ic_imp imp, void **args, void *ret);
@@ -135,7 +137,8 @@ IC_PRIVATE const ic_universal_plan *ic_universal_plan_for(const ic_signature *si
 
 /* The universal entry of a signature with a plan: for an interception subclass's method, or for
  * a class-wide hook (x86-64 has a second entry for results through rdi). A signature with no
- * argument in a vector register gets an entry that neither saves nor restores them. */
+ * argument in a vector register gets an entry that neither saves nor restores them, one whose
+ * arguments use only the first two gets one that saves and restores those two. */
 IC_PRIVATE ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan);
 IC_PRIVATE ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan);
 /* Whether `imp` is one of the universal class entries. */

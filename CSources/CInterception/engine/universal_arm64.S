@@ -1,8 +1,9 @@
 /*
  * universal_arm64.S — the universal trampoline for AAPCS64 (Linux; universal.h).
  *
- * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 (the _novec entries, for
- * signatures with no argument in a vector register, skip q0-q7) into an ic_universal_regs at the
+ * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 (the _vec2 entries only
+ * q0-q1, for signatures whose arguments use no other; the _novec entries, for signatures with no
+ * argument in a vector register, none) into an ic_universal_regs at the
  * bottom of its own frame (a frame record in x29/x30 with CFI, so unwinders and debuggers walk
  * through it to the sender; the sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 320 + 16
  * bytes above, at x29 + 16) and calls its dispatcher with the registers, self and _cmd (x0 and
@@ -46,9 +47,11 @@
         str x8, [sp, #64]
         .if \vec
         stp q0, q1, [sp, #80]
+        .if \vec > 2
         stp q2, q3, [sp, #112]
         stp q4, q5, [sp, #144]
         stp q6, q7, [sp, #176]
+        .endif
         .endif
         mov x2, x1
         mov x1, x0
@@ -59,9 +62,11 @@
         cbnz x1, 3f
         .if \vec
         ldp q0, q1, [sp, #80]
+        .if \vec > 2
         ldp q2, q3, [sp, #112]
         ldp q4, q5, [sp, #144]
         ldp q6, q7, [sp, #176]
+        .endif
         .endif
         ldr x8, [sp, #64]
         ldp x0, x1, [sp, #0]
@@ -110,9 +115,11 @@
         sub x17, x29, #IC_UNIVERSAL_SAVE
         .if \vec
         ldp q0, q1, [x17, #80]
+        .if \vec > 2
         ldp q2, q3, [x17, #112]
         ldp q4, q5, [x17, #144]
         ldp q6, q7, [x17, #176]
+        .endif
         .endif
         ldr x8, [x17, #64]
         ldp x0, x1, [x17, #0]
@@ -131,10 +138,14 @@
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 1
-/* For signatures with no argument in a vector register (plan->vectors false): q0-q7 are neither
- * saved nor restored (the original reads none of them; the save area's vec stays unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 8
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 8
+/* For signatures whose arguments use only q0 and q1 (plan->vectors 1 or 2): q2-q7 are neither
+ * saved nor restored (the original reads none of them; the save area's slots stay unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 2
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 2
+/* For signatures with no argument in a vector register (plan->vectors 0): q0-q7 are neither
+ * saved nor restored. */
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0
 

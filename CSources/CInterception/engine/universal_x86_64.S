@@ -1,8 +1,9 @@
 /*
  * universal_x86_64.S — the universal trampoline for System V x86-64 (universal.h).
  *
- * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 (the _novec entries, for signatures with no
- * argument in a vector register, skip xmm0-7) into an ic_universal_regs at the bottom of its own
+ * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 (the _vec2 entries only xmm0-1, for signatures
+ * whose arguments use no other; the _novec entries, for signatures with no argument in a vector
+ * register, none) into an ic_universal_regs at the bottom of its own
  * frame (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender; the
  * sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 272 + 16 bytes above, at rbp + 16) and
  * calls its dispatcher with the registers, self and _cmd (from rdi and rsi, or from rsi and rdx
@@ -48,12 +49,14 @@
         .if \vec
         movaps %xmm0, 64(%rsp)
         movaps %xmm1, 80(%rsp)
+        .if \vec > 2
         movaps %xmm2, 96(%rsp)
         movaps %xmm3, 112(%rsp)
         movaps %xmm4, 128(%rsp)
         movaps %xmm5, 144(%rsp)
         movaps %xmm6, 160(%rsp)
         movaps %xmm7, 176(%rsp)
+        .endif
         .endif
         .if \sret
         /* self and _cmd in rsi and rdx already */
@@ -77,12 +80,14 @@
         .if \vec
         movaps 64(%rsp), %xmm0
         movaps 80(%rsp), %xmm1
+        .if \vec > 2
         movaps 96(%rsp), %xmm2
         movaps 112(%rsp), %xmm3
         movaps 128(%rsp), %xmm4
         movaps 144(%rsp), %xmm5
         movaps 160(%rsp), %xmm6
         movaps 176(%rsp), %xmm7
+        .endif
         .endif
         .cfi_remember_state
         leave
@@ -122,12 +127,14 @@
         .if \vec
         movaps 64(%r10), %xmm0
         movaps 80(%r10), %xmm1
+        .if \vec > 2
         movaps 96(%r10), %xmm2
         movaps 112(%r10), %xmm3
         movaps 128(%r10), %xmm4
         movaps 144(%r10), %xmm5
         movaps 160(%r10), %xmm6
         movaps 176(%r10), %xmm7
+        .endif
         .endif
         movq 0(%r10), %rdi
         movq 8(%r10), %rsi
@@ -153,12 +160,18 @@
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 1
-/* For signatures with no argument in a vector register (plan->vectors false): xmm0-7 are neither
- * saved nor restored (the original reads none of them; the save area's vec stays unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8
+/* For signatures whose arguments use only xmm0 and xmm1 (plan->vectors 1 or 2): xmm2-7 are
+ * neither saved nor restored (the original reads none of them; the save area's slots stay unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2
+/* For signatures with no argument in a vector register (plan->vectors 0): xmm0-7 are neither
+ * saved nor restored. */
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0
