@@ -286,15 +286,17 @@ __attribute__((always_inline)) static inline void view(const ic_universal_plan *
  * the view and the result's scratch storage, if any, here (the other paths keep neither). Its
  * arguments need no scratch storage, so the plan's is the gathered result's alone: a fixed array
  * (a variable-length one, sized from the plan, measured 0.5 ns more per call). */
-static __attribute__((noinline)) ic_imp finish_direct(const ic_hook_slot *slot,
-                                                      ic_universal_regs *regs, ic_imp original)
+static __attribute__((noinline)) ic_universal_next
+finish_direct(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original)
 {
     _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
     void *args[IC_UNIVERSAL_MAX_ARGS];
     const ic_universal_plan *plan = slot->universal_plan;
     view(plan, regs, args);
-    return finish(plan, slot, regs, (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch,
-                  args, original, true);
+    return (ic_universal_next){finish(plan, slot, regs,
+                                      (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch,
+                                      args, original, true),
+                               0};
 }
 
 /* What a call of a signature whose arguments are all DIRECT does once the original is known:
@@ -306,8 +308,7 @@ __attribute__((always_inline)) static inline ic_universal_next then(const ic_uni
                                                                     ic_universal_regs *regs,
                                                                     ic_imp original)
 {
-    if (IC_UNLIKELY(ic_hook_has_instead(slot)))
-        return (ic_universal_next){finish_direct(slot, regs, original), 0};
+    if (IC_UNLIKELY(ic_hook_has_instead(slot))) return finish_direct(slot, regs, original);
     if (IC_LIKELY(!atomic_load_explicit(&slot->after_count, memory_order_acquire)))
         return (ic_universal_next){original, 0}; /* the entry jumps to it */
     regs->after_slot = slot;
@@ -317,16 +318,30 @@ __attribute__((always_inline)) static inline ic_universal_next then(const ic_uni
 
 /* A call of a signature whose arguments are all DIRECT, with before-observers: they run over the
  * frame view, the original is found from self and _cmd as they left them. Out of line (and
- * tail-called): the calls without before-observers keep no view and no frame for it. */
-static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
-run_before(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
-           ic_universal_regs *regs)
+ * tail-called), once for objects and once for class-wide records: the calls without
+ * before-observers keep no view and no frame for it. */
+__attribute__((always_inline)) static inline ic_universal_next before(const ic_universal_plan *plan,
+                                                                      const ic_hook_slot *slot,
+                                                                      const ic_class_hook *hook,
+                                                                      ic_universal_regs *regs)
 {
     void *args[IC_UNIVERSAL_MAX_ARGS];
     view(plan, regs, args);
     ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, plan->arg_count);
     if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
     return then(plan, slot, regs, original_of(slot, hook, args));
+}
+
+static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+before_object(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
+{
+    return before(plan, slot, NULL, regs);
+}
+
+static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+before_class(const ic_universal_plan *plan, const ic_class_hook *hook, ic_universal_regs *regs)
+{
+    return before(plan, &hook->slot, hook, regs);
 }
 
 /* The original of an object's call that ran no before-observer, when the dispatch table does not
@@ -342,10 +357,10 @@ static __attribute__((noinline)) ic_universal_next run_uncached(const ic_univers
 /* One observed call: `hook` is the class-wide record (NULL for an object's slot); the sender's
  * stack arguments lie IC_UNIVERSAL_STACK_OFFSET bytes above `regs`. The common signature
  * (every argument DIRECT) needs no scratch storage; before-observers run out of line
- * (run_before); with none, self and _cmd as received find the original (not reloaded through the
- * frame view: a chain of forwarded loads on the way to the original), and every call out is a tail
- * call, so the dispatcher this is inlined into keeps no frame. Inlined into each dispatcher, where
- * `hook` is a constant NULL or the record. */
+ * (before_object, before_class); with none, self and _cmd as received find the original (not
+ * reloaded through the frame view: a chain of forwarded loads on the way to the original), and
+ * every call out is a tail call, so the dispatcher this is inlined into keeps no frame. Inlined
+ * into each dispatcher, where `hook` is a constant NULL or the record. */
 __attribute__((always_inline)) static inline ic_universal_next
 run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
     ic_universal_regs *regs, ic_id self, ic_sel cmd)
@@ -354,7 +369,7 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
         return run_general(plan, slot, hook, regs,
                            (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET);
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
-        return run_before(plan, slot, hook, regs);
+        return hook ? before_class(plan, hook, regs) : before_object(plan, slot, regs);
     ic_imp original;
     if (hook) {
         /* Only an added override's super lookup reads the view: self is all it needs. */
@@ -367,12 +382,23 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
     return then(plan, slot, regs, original);
 }
 
+/* The original of an unobserved call when the dispatch table does not have it cached yet (a
+ * lookup that may lock): out of line and tail-called, so the dispatcher keeps no frame. */
+static __attribute__((noinline)) ic_universal_next unobserved_uncached(const ic_hook_slot *slot,
+                                                                       ic_id self, ic_sel cmd)
+{
+    return (ic_universal_next){ic_hook_original_imp(slot, self, cmd), 0};
+}
+
 IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch(ic_universal_regs *regs, ic_id self,
                                                             ic_sel cmd)
 {
     ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
-    if (!ic_hook_is_observed(slot))
-        return (ic_universal_next){ic_hook_original_imp(slot, self, cmd), 0};
+    if (!ic_hook_is_observed(slot)) {
+        ic_imp original = ic_hook_original_imp_if_cached(slot, self, cmd);
+        if (IC_UNLIKELY(!original)) return unobserved_uncached(slot, self, cmd);
+        return (ic_universal_next){original, 0};
+    }
     return run(slot->universal_plan, slot, NULL, regs, self, cmd);
 }
 
