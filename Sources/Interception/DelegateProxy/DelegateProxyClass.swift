@@ -1,7 +1,6 @@
 // The runtime class behind a delegate proxy type: forwarding stubs for every method of the
 // delegate protocol, and respondsToSelector: / methodSignatureForSelector: / forwardInvocation:.
 import CInterception
-import Synchronization
 
 /// The runtime class of one ``DelegateProxyType``, made once per proxy type.
 ///
@@ -11,8 +10,10 @@ import Synchronization
 /// - adopts the delegate protocol and implements each of its instance methods (its own and those
 ///   of the protocols it incorporates) with a *forwarding stub*, a closure IMP that loads the
 ///   forward delegate (a retained load, so a delegate released on another thread mid-call stays
-///   alive until the call returns) and, if it responds to the selector, invokes the call on it
-///   (arguments, structs and the return value go through the invocation untouched). Because the
+///   alive until the call returns) and, if it responds to the selector, calls it: straight from
+///   the saved argument registers when every value travels in one, else by invoking the call's
+///   frame on it (arguments, structs and the return value go through untouched; see
+///   ``makeForwardingStub(_:slotOffset:)``). Because the
 ///   stubs are real methods, observing a delegate call is ordinary interception of the proxy
 ///   object: `sentMessage` sees it before the forward delegate runs, `methodInvoked` after.
 /// - implements the protocol methods its proxy type implements in Swift
@@ -108,10 +109,7 @@ final class DelegateProxyClass: Sendable {
                         IC_ERR_SIGNATURE_MISMATCH,
                         "\(method.selector.name): \"\(method.encoding)\" is not a method encoding")
                 }
-                guard
-                    let imp = ic_closure_imp_create(
-                        signature, forwardingStub, StubContext.make(slotOffset: slotOffset), nil)
-                else { throw RuntimeError.lastCError() }
+                let imp = try makeForwardingStub(signature, slotOffset: slotOffset)
                 try c.method(method.selector, encoding: method.encoding, imp: imp)
             }
             try c.method("respondsToSelector:") { (this: RuntimeObject, selector: Selector?) -> Bool in
@@ -180,76 +178,9 @@ private func responds(_ object: OpaquePointer, _ selector: OpaquePointer?) -> Bo
 ///
 /// The target is argument 0 of the method signature every stub and forwarded invocation has,
 /// written through its storage pointer (the C setters were two calls each per forward, perf).
-private func invoke(_ invocation: OpaquePointer, on target: OpaquePointer, restoring original: OpaquePointer)
-{
+func invoke(_ invocation: OpaquePointer, on target: OpaquePointer, restoring original: OpaquePointer) {
     let receiver = ic_invocation_argument_pointer_inline(invocation, 0).unsafelyUnwrapped
     receiver.storeBytes(of: target, as: OpaquePointer.self)
     ic_invocation_invoke(invocation)
     receiver.storeBytes(of: original, as: OpaquePointer.self)
-}
-
-/// What a forwarding stub knows: where the forward delegate's slot is, and the last delegate
-/// class seen to implement the stub's selector (a one-entry cache of `respondsToSelector:`).
-///
-/// Why a cache: asking the delegate `respondsToSelector:` on every call takes the root's
-/// method-list lock, a second mutex on a path that already takes the weak-reference lock. A YES
-/// from the root's `respondsToSelector:` is permanent (methods are never removed), so it is
-/// cached per stub by class, and used only while the delegate's `respondsToSelector:` is still the
-/// root's (checked on every call with a lock-free lookup): a class that overrides it, even later,
-/// is always asked.
-private final class StubContext: Sendable {
-    let slotOffset: Int
-    /// The class (`ic_class *` bits) last found to implement the selector, or 0.
-    let respondingClass = Atomic<UInt>(0)
-    /// `respondsToSelector:` and the root's implementation of it, read once here: as lazily
-    /// initialized globals they cost a `swift_once` call each per forward (perf).
-    let respondsSelector = UInt(bitPattern: KnownSelectors.shared.respondsToSelector.pointer)
-    let rootResponds = StubContext.rootRespondsToSelector
-
-    private init(slotOffset: Int) {
-        self.slotOffset = slotOffset
-    }
-
-    /// A context for a stub, living as long as the stub (as the class: forever).
-    static func make(slotOffset: Int) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(StubContext(slotOffset: slotOffset)).toOpaque()
-    }
-
-    /// The root class's `respondsToSelector:` implementation.
-    static let rootRespondsToSelector = UInt(
-        bitPattern: unsafeBitCast(
-            ic_class_get_imp(ic_class_root(), KnownSelectors.shared.respondsToSelector.pointer),
-            to: OpaquePointer?.self))
-
-    /// Whether `delegate` answers `selector`, through the cache when its answer is the root's.
-    func responds(_ delegate: OpaquePointer, _ selector: OpaquePointer?) -> Bool {
-        let respondsSel = OpaquePointer(bitPattern: respondsSelector)
-        let imp = ic_msg_lookup(delegate, respondsSel)
-        let usesRoot = UInt(bitPattern: unsafeBitCast(imp, to: OpaquePointer?.self)) == rootResponds
-        let cls = UInt(bitPattern: ic_object_get_class(delegate))
-        if usesRoot && respondingClass.load(ordering: .relaxed) == cls { return true }
-        let answer = unsafeBitCast(imp, to: BoolSelectorIMP.self)(delegate, respondsSel, selector)
-        if answer && usesRoot { respondingClass.store(cls, ordering: .relaxed) }
-        return answer
-    }
-}
-
-/// The forwarding stub of every protocol method (context: its ``StubContext``). Its frame's
-/// return buffer starts zeroed, so a call nobody implements returns zero.
-///
-/// Receiver and selector are read from the frame's first two arguments (a stub's signature is a
-/// method's, checked when the stub is made); the context is borrowed, not retained.
-private let forwardingStub: ic_closure_fn = { invocation, context in
-    guard let invocation, let context,
-        let receiver = ic_invocation_argument_pointer_inline(invocation, 0)?.load(as: OpaquePointer?.self)
-    else { return }
-    let selector = ic_invocation_argument_pointer_inline(invocation, 1)?.load(as: OpaquePointer?.self)
-    Unmanaged<StubContext>.fromOpaque(context)._withUnsafeGuaranteedRef { stub in
-        let slot = DelegateProxyClass.slot(receiver, offset: stub.slotOffset)
-        guard let delegate = ic_weak_load_retained(slot) else { return }
-        defer { ic_release(delegate) }
-        if stub.responds(delegate, selector) {
-            invoke(invocation, on: delegate, restoring: receiver)
-        }
-    }
 }

@@ -120,6 +120,11 @@ typedef uint64_t (*ic_closure_register_fn)(const uint64_t *registers, void *cont
 #endif
 #define IC_CLOSURE_VECTOR_REGISTERS 8
 
+/* How many register entries the runtime has per result class (integer or void; float or
+ * double), shared by every closure IMP of the process: one made while all are taken gets a
+ * libffi closure (the same behaviour, about a hundred nanoseconds more per call). */
+#define IC_CLOSURE_REGISTER_ENTRIES 1024
+
 /*
  * As ic_closure_imp_create, with a second callback for calls whose values all travel in
  * registers: when `sig` has a register shape (a scalar or `v` result; only integer-class,
