@@ -1,9 +1,9 @@
 /*
  * unwind.c — unwinding through the universal trampoline (engine/universal_*.S and its CFI): a
  * backtrace taken inside a before-observer (called from the dispatcher, under the entry's frame)
- * and inside the original (called by ic_universal_call, because an after-observer needs the
- * result) must walk on to the sender and every caller above it, exactly as a backtrace the sender
- * takes itself. The method has stack arguments on both ABIs (ten integer arguments).
+ * and inside the original (called from the entry's own frame, because an after-observer needs
+ * the result) must walk on to the sender and every caller above it, exactly as a backtrace the
+ * sender takes itself. The method has stack arguments on both ABIs (ten integer arguments).
  */
 #include <execinfo.h>
 #include <string.h>

@@ -27,59 +27,73 @@ _Static_assert(offsetof(ic_universal_regs, vec) == 64, "vec");
 _Static_assert(offsetof(ic_universal_regs, ret_gpr) == 192, "ret_gpr");
 _Static_assert(offsetof(ic_universal_regs, ret_vec) == 208, "ret_vec");
 _Static_assert(offsetof(ic_universal_regs, ret_x87) == 240, "ret_x87");
-_Static_assert(sizeof(ic_universal_regs) == 256, "size");
-_Static_assert(IC_UNIVERSAL_STACK_OFFSET == 256 + 16, "stack arguments above the save area");
+_Static_assert(offsetof(ic_universal_regs, after_slot) == 256, "after_slot");
+_Static_assert(sizeof(ic_universal_regs) == 272, "size (IC_UNIVERSAL_SAVE)");
+_Static_assert(IC_UNIVERSAL_STACK_OFFSET == 272 + 16, "stack arguments above the save area");
 #else
-_Static_assert(IC_UNIVERSAL_STACK_OFFSET == 304 + 16, "stack arguments above the save area");
+_Static_assert(IC_UNIVERSAL_STACK_OFFSET == 320 + 16, "stack arguments above the save area");
 _Static_assert(offsetof(ic_universal_regs, x8) == 64, "x8");
 _Static_assert(offsetof(ic_universal_regs, vec) == 80, "vec");
 _Static_assert(offsetof(ic_universal_regs, ret_gpr) == 208, "ret_gpr");
 _Static_assert(offsetof(ic_universal_regs, ret_vec) == 224, "ret_vec");
-_Static_assert(sizeof(ic_universal_regs) == 304, "size");
+_Static_assert(offsetof(ic_universal_regs, after_slot) == 304, "after_slot");
+_Static_assert(sizeof(ic_universal_regs) == 320, "size (IC_UNIVERSAL_SAVE)");
 #endif
 
-/* Assembly entries (universal_x86_64.S, universal_arm64.S). */
-IC_PRIVATE void ic_universal_object_entry(void);
-IC_PRIVATE void ic_universal_class_entry(void);
-IC_PRIVATE void ic_universal_object_entry_novec(void);
-IC_PRIVATE void ic_universal_class_entry_novec(void);
+/* Assembly entries (universal_x86_64.S, universal_arm64.S): each saves all eight vector argument
+ * registers, the first two (_vec2) or none (_novec). */
+#define IC_UNIVERSAL_ENTRIES(NAME)                                                                 \
+    IC_PRIVATE void NAME(void);                                                                    \
+    IC_PRIVATE void NAME##_vec2(void);                                                             \
+    IC_PRIVATE void NAME##_novec(void);
+IC_UNIVERSAL_ENTRIES(ic_universal_object_entry)
+IC_UNIVERSAL_ENTRIES(ic_universal_class_entry)
 #if defined(__x86_64__)
-IC_PRIVATE void ic_universal_object_entry_sret(void);
-IC_PRIVATE void ic_universal_class_entry_sret(void);
-IC_PRIVATE void ic_universal_object_entry_sret_novec(void);
-IC_PRIVATE void ic_universal_class_entry_sret_novec(void);
+IC_UNIVERSAL_ENTRIES(ic_universal_object_entry_sret)
+IC_UNIVERSAL_ENTRIES(ic_universal_class_entry_sret)
 #endif
+#undef IC_UNIVERSAL_ENTRIES
+
+/* The one of three entries (all vector registers, two, none) that `plan` needs. */
+static ic_imp entry_for(const ic_universal_plan *plan, void (*full)(void), void (*vec2)(void),
+                        void (*novec)(void))
+{
+    return (ic_imp)(plan->vectors > 2 ? full : plan->vectors ? vec2 : novec);
+}
 
 ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
 {
 #if defined(__x86_64__)
     if (plan->sret)
-        return plan->vectors ? (ic_imp)ic_universal_object_entry_sret
-                             : (ic_imp)ic_universal_object_entry_sret_novec;
+        return entry_for(plan, ic_universal_object_entry_sret, ic_universal_object_entry_sret_vec2,
+                         ic_universal_object_entry_sret_novec);
 #endif
-    return plan->vectors ? (ic_imp)ic_universal_object_entry
-                         : (ic_imp)ic_universal_object_entry_novec;
+    return entry_for(plan, ic_universal_object_entry, ic_universal_object_entry_vec2,
+                     ic_universal_object_entry_novec);
 }
 
 ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
 {
 #if defined(__x86_64__)
     if (plan->sret)
-        return plan->vectors ? (ic_imp)ic_universal_class_entry_sret
-                             : (ic_imp)ic_universal_class_entry_sret_novec;
+        return entry_for(plan, ic_universal_class_entry_sret, ic_universal_class_entry_sret_vec2,
+                         ic_universal_class_entry_sret_novec);
 #endif
-    return plan->vectors ? (ic_imp)ic_universal_class_entry
-                         : (ic_imp)ic_universal_class_entry_novec;
+    return entry_for(plan, ic_universal_class_entry, ic_universal_class_entry_vec2,
+                     ic_universal_class_entry_novec);
 }
 
 bool ic_universal_is_class_entry(ic_imp imp)
 {
 #if defined(__x86_64__)
     if (imp == (ic_imp)ic_universal_class_entry_sret ||
+        imp == (ic_imp)ic_universal_class_entry_sret_vec2 ||
         imp == (ic_imp)ic_universal_class_entry_sret_novec)
         return true;
 #endif
-    return imp == (ic_imp)ic_universal_class_entry || imp == (ic_imp)ic_universal_class_entry_novec;
+    return imp == (ic_imp)ic_universal_class_entry ||
+           imp == (ic_imp)ic_universal_class_entry_vec2 ||
+           imp == (ic_imp)ic_universal_class_entry_novec;
 }
 
 /* The address of location `where` of a call whose registers are `regs` and stack arguments
@@ -230,10 +244,9 @@ finish(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_reg
 
 /* One observed call of a signature with GATHER or INDIRECT arguments (their frame view needs
  * scratch storage from the start). */
-static __attribute__((noinline)) ic_imp run_general(const ic_universal_plan *plan,
-                                                    const ic_hook_slot *slot,
-                                                    const ic_class_hook *hook,
-                                                    ic_universal_regs *regs, unsigned char *stack)
+static __attribute__((noinline)) ic_universal_next
+run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
+            ic_universal_regs *regs, unsigned char *stack)
 {
     void *args[IC_UNIVERSAL_MAX_ARGS];
     long double scratch_storage[plan->scratch_bytes / sizeof(long double) + 1];
@@ -251,94 +264,193 @@ static __attribute__((noinline)) ic_imp run_general(const ic_universal_plan *pla
     ic_imp original = original_of(slot, hook, args);
     bool instead = ic_hook_has_instead(slot);
     if (!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire))
-        return original; /* the entry jumps to it with the registers as they are now */
-    return finish(plan, slot, regs, stack, scratch, args, original, instead);
+        return (ic_universal_next){original, 0}; /* the entry jumps to it */
+    return (ic_universal_next){finish(plan, slot, regs, stack, scratch, args, original, instead),
+                               0};
 }
 
-/* The rest of an observed call of a signature whose arguments are all DIRECT, with instead hooks
- * or after-observers: the plan found again and the result's scratch storage, if any, here (the
- * before-only path keeps neither across its observers). Its arguments need no scratch storage,
- * so the plan's is the gathered result's alone: a fixed array (a variable-length one, sized from
- * the plan, measured 0.5 ns more per call). */
-static __attribute__((noinline)) ic_imp finish_direct(const ic_hook_slot *slot,
-                                                      ic_universal_regs *regs, void **args,
-                                                      ic_imp original, bool instead)
+/* The frame view of a signature whose arguments are all DIRECT, from the plan's precomputed
+ * offsets into the entry's frame. The first four unconditionally (a method has at least two; the
+ * view's unused offsets are 0, the unused addresses are never read): no loop for the common
+ * arities. */
+__attribute__((always_inline)) static inline void view(const ic_universal_plan *plan,
+                                                       ic_universal_regs *regs, void **args)
 {
-    _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
-    return finish(slot->universal_plan, slot, regs,
-                  (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch, args, original,
-                  instead);
-}
-
-/* One observed call: `hook` is the class-wide record (NULL for an object's slot), `stack` the
- * sender's stack arguments (IC_UNIVERSAL_STACK_OFFSET bytes above `regs`). The common signature
- * (every argument DIRECT) gets its frame view from the plan's precomputed offsets into the
- * entry's frame, with no scratch storage, and keeps only the slot (or record) and `regs` across
- * its observers; before-observers only, it hands the original back for the entry to jump to.
- * Inlined into each dispatcher, where `hook` is a constant NULL or the record. */
-__attribute__((always_inline)) static inline ic_imp
-run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
-    ic_universal_regs *regs, unsigned char *stack, ic_id self, ic_sel cmd)
-{
-    if (IC_UNLIKELY(plan->gathers || plan->indirect))
-        return run_general(plan, slot, hook, regs, stack);
-    void *args[IC_UNIVERSAL_MAX_ARGS];
-    uint32_t n = plan->arg_count;
-    /* The first four unconditionally (a method has at least two; the view's unused offsets are
-     * 0, the unused addresses are never read): no loop for the common arities. */
     for (uint32_t i = 0; i < 4; i++)
         args[i] = (unsigned char *)regs + plan->view[i];
-    for (uint32_t i = 4; i < n; i++)
+    for (uint32_t i = 4; i < plan->arg_count; i++)
         args[i] = (unsigned char *)regs + plan->view[i];
+}
+
+/* The rest of an observed call of a signature whose arguments are all DIRECT, with instead hooks:
+ * the view and the result's scratch storage, if any, here (the other paths keep neither). Its
+ * arguments need no scratch storage, so the plan's is the gathered result's alone: a fixed array
+ * (a variable-length one, sized from the plan, measured 0.5 ns more per call). */
+static __attribute__((noinline)) ic_universal_next
+finish_direct(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original)
+{
+    _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    const ic_universal_plan *plan = slot->universal_plan;
+    view(plan, regs, args);
+    return (ic_universal_next){finish(plan, slot, regs,
+                                      (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch,
+                                      args, original, true),
+                               0};
+}
+
+/* What a call of a signature whose arguments are all DIRECT does once the original is known:
+ * with instead hooks, the chain (finish_direct); else the original goes back to the entry, to
+ * jump to, or, with after-observers, to call from its own frame before ic_universal_after runs
+ * them (the slot and the x87 flag left in the save area for it). */
+__attribute__((always_inline)) static inline ic_universal_next then(const ic_universal_plan *plan,
+                                                                    const ic_hook_slot *slot,
+                                                                    ic_universal_regs *regs,
+                                                                    ic_imp original)
+{
+    if (IC_UNLIKELY(ic_hook_has_instead(slot))) return finish_direct(slot, regs, original);
+    if (IC_LIKELY(!atomic_load_explicit(&slot->after_count, memory_order_acquire)))
+        return (ic_universal_next){original, 0}; /* the entry jumps to it */
+    regs->after_slot = slot;
+    regs->flags = plan->x87 ? IC_UNIVERSAL_X87 : 0;
+    return (ic_universal_next){original, plan->stack_bytes | IC_UNIVERSAL_CALL};
+}
+
+/* A call of a signature whose arguments are all DIRECT, with before-observers: they run over the
+ * frame view, the original is found from self and _cmd as they left them. Out of line (and
+ * tail-called), once for objects and once for class-wide records: the calls without
+ * before-observers keep no view and no frame for it. */
+__attribute__((always_inline)) static inline ic_universal_next before(const ic_universal_plan *plan,
+                                                                      const ic_hook_slot *slot,
+                                                                      const ic_class_hook *hook,
+                                                                      ic_universal_regs *regs)
+{
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    view(plan, regs, args);
+    ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, plan->arg_count);
+    if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
+    return then(plan, slot, regs, original_of(slot, hook, args));
+}
+
+static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+before_object(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
+{
+    return before(plan, slot, NULL, regs);
+}
+
+static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+before_class(const ic_universal_plan *plan, const ic_class_hook *hook, ic_universal_regs *regs)
+{
+    return before(plan, &hook->slot, hook, regs);
+}
+
+/* The original of an object's call that ran no before-observer, when the dispatch table does not
+ * have it cached yet (a lookup that may lock), and the rest of the call. */
+static __attribute__((noinline)) ic_universal_next run_uncached(const ic_universal_plan *plan,
+                                                                const ic_hook_slot *slot,
+                                                                ic_universal_regs *regs, ic_id self,
+                                                                ic_sel cmd)
+{
+    return then(plan, slot, regs, ic_engine_original_imp_from(slot, self, cmd));
+}
+
+/* One observed call: `hook` is the class-wide record (NULL for an object's slot); the sender's
+ * stack arguments lie IC_UNIVERSAL_STACK_OFFSET bytes above `regs`. The common signature
+ * (every argument DIRECT) needs no scratch storage; before-observers run out of line
+ * (before_object, before_class); with none, self and _cmd as received find the original (not
+ * reloaded through the frame view: a chain of forwarded loads on the way to the original), and
+ * every call out is a tail call, so the dispatcher this is inlined into keeps no frame. Inlined
+ * into each dispatcher, where `hook` is a constant NULL or the record. */
+__attribute__((always_inline)) static inline ic_universal_next
+run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
+    ic_universal_regs *regs, ic_id self, ic_sel cmd)
+{
+    if (IC_UNLIKELY(plan->gathers || plan->indirect))
+        return run_general(plan, slot, hook, regs,
+                           (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET);
+    if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
+        return hook ? before_class(plan, hook, regs) : before_object(plan, slot, regs);
     ic_imp original;
-    if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
-        ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
-        if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
-        original = original_of(slot, hook, args); /* self and _cmd as the observers left them */
+    if (hook) {
+        /* Only an added override's super lookup reads the view: self is all it needs. */
+        void *self_only[1] = {&self};
+        original = ic_class_hook_original(hook, self_only);
     } else {
-        /* Nothing ran: self and _cmd as received, still in registers, not reloaded through the
-         * frame view (a chain of forwarded loads on the way to the original). Measured on a
-         * struct-returning method with one after-observer (a C harness alternating it with the
-         * plain send, fastest of 1000 runs each): 27.8 -> 25.4 ns, send 2.8 ns. */
-        original = hook ? ic_class_hook_original(hook, args)
-                        : ic_engine_original_imp_from(slot, self, cmd);
+        original = ic_hook_original_imp_if_cached(slot, self, cmd);
+        if (IC_UNLIKELY(!original)) return run_uncached(plan, slot, regs, self, cmd);
     }
-    bool instead = ic_hook_has_instead(slot);
-    if (IC_LIKELY(!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire)))
-        return original; /* the entry jumps to it with the registers as they are now */
-    return finish_direct(slot, regs, args, original, instead);
+    return then(plan, slot, regs, original);
 }
 
-/* An object's observed call (tail-called: the dispatcher's unobserved path keeps no frame). */
-static IC_HOT_ENTRY __attribute__((noinline)) ic_imp
-run_object(const ic_hook_slot *slot, ic_universal_regs *regs, void *stack, ic_id self, ic_sel cmd)
+/* The original of an unobserved call when the dispatch table does not have it cached yet (a
+ * lookup that may lock): out of line and tail-called, so the dispatcher keeps no frame. */
+static __attribute__((noinline)) ic_universal_next unobserved_uncached(const ic_hook_slot *slot,
+                                                                       ic_id self, ic_sel cmd)
 {
-    return run(slot->universal_plan, slot, NULL, regs, stack, self, cmd);
+    return (ic_universal_next){ic_hook_original_imp(slot, self, cmd), 0};
 }
 
-IC_HOT_ENTRY ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *stack,
-                                                 uint64_t sret)
+IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch(ic_universal_regs *regs, ic_id self,
+                                                            ic_sel cmd)
 {
-    ic_id self = (ic_id)(uintptr_t)regs->gpr[sret];
-    ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
     ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
-    if (!ic_hook_is_observed(slot)) return ic_hook_original_imp(slot, self, cmd);
-    return run_object(slot, regs, stack, self, cmd);
+    if (!ic_hook_is_observed(slot)) {
+        ic_imp original = ic_hook_original_imp_if_cached(slot, self, cmd);
+        if (IC_UNLIKELY(!original)) return unobserved_uncached(slot, self, cmd);
+        return (ic_universal_next){original, 0};
+    }
+    return run(slot->universal_plan, slot, NULL, regs, self, cmd);
 }
 
-IC_HOT_ENTRY ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *stack, uint64_t sret)
+IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch(ic_universal_regs *regs, ic_id self,
+                                                           ic_sel cmd)
 {
-    ic_id self = (ic_id)(uintptr_t)regs->gpr[sret];
-    ic_sel cmd = (ic_sel)(uintptr_t)regs->gpr[sret + 1];
     const ic_class_hook *hook = ic_class_hook_for_call(self, cmd);
     const ic_hook_slot *slot = &hook->slot;
     /* Hooks all removed while this call was on its way: run the original with the registers as
      * they came. */
     if (!ic_hook_is_observed(slot)) {
         void *self_only[1] = {&self};
-        return ic_class_hook_original(hook, self_only);
+        return (ic_universal_next){ic_class_hook_original(hook, self_only), 0};
     }
-    return run(slot->universal_plan, slot, hook, regs, stack, self, cmd);
+    return run(slot->universal_plan, slot, hook, regs, self, cmd);
+}
+
+/* ic_universal_after for a result gathered from registers into scratch storage for the observers
+ * and scattered back after them. */
+static __attribute__((noinline)) void
+after_gathered(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
+{
+    _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    view(plan, regs, args);
+    void *ret = scratch + plan->ret.scratch;
+    for (unsigned k = 0; k < plan->ret.piece_count; k++)
+        memcpy((unsigned char *)ret + plan->ret.pieces[k].offset,
+               (unsigned char *)regs + plan->ret.pieces[k].where, plan->ret.pieces[k].size);
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
+    finish_result(plan, regs, ret);
+}
+
+/* A result in its register (DIRECT) is where the observers see it; one through the sender's
+ * buffer (INDIRECT) is there already, and rax (x86-64) holds the buffer's address as the
+ * original returned it. The flags were set by the dispatcher. */
+IC_HOT_ENTRY void ic_universal_after(ic_universal_regs *regs)
+{
+    const ic_hook_slot *slot = regs->after_slot;
+    const ic_universal_plan *plan = slot->universal_plan;
+    if (IC_UNLIKELY(plan->ret.how == IC_UNIVERSAL_GATHER)) {
+        after_gathered(plan, slot, regs);
+        return;
+    }
+    void *args[IC_UNIVERSAL_MAX_ARGS];
+    view(plan, regs, args);
+    void *ret = result_address(plan, regs, NULL);
+    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+        ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
+    /* Observers may have stored only the low bytes of a narrow result. */
+    if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, ret);
 }
 
 ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)

@@ -69,6 +69,10 @@ typedef struct ic_universal_regs {
     uint64_t ret_gpr[2];                                           /* rax rdx / x0 x1 */
     _Alignas(16) unsigned char ret_vec[IC_UNIVERSAL_RET_VECS][16]; /* xmm0-1 / q0-q3 */
     _Alignas(16) unsigned char ret_x87[16];                        /* x86-64 long double */
+    /* Set by a dispatcher that asks its entry to call the original (ic_universal_next): the
+     * slot (or class-wide record's slot) whose after-observers ic_universal_after runs. */
+    const struct ic_hook_slot *after_slot;
+    uint64_t reserved;
 } ic_universal_regs;
 
 #define IC_UNIVERSAL_X87 1u
@@ -107,7 +111,9 @@ typedef struct ic_universal_plan {
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
     bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
-    bool vectors;           /* some argument travels in a vector register: the entry saves them */
+    /* How many vector argument registers the arguments use (the highest one's number + 1): the
+     * entry saves none (_novec), the first two (_vec2) or all eight. */
+    uint8_t vectors;
     /* The instead chain's call of the original: the generated table's typed frame call when it
      * has the signature (a method forced off the typed trampoline), else NULL (generic). */
     ic_status (*typed_call)(const ic_signature *sig, ic_imp imp, void **args, void *ret);
@@ -131,7 +137,8 @@ IC_PRIVATE const ic_universal_plan *ic_universal_plan_for(const ic_signature *si
 
 /* The universal entry of a signature with a plan: for an interception subclass's method, or for
  * a class-wide hook (x86-64 has a second entry for results through rdi). A signature with no
- * argument in a vector register gets an entry that neither saves nor restores them. */
+ * argument in a vector register gets an entry that neither saves nor restores them, one whose
+ * arguments use only the first two gets one that saves and restores those two. */
 IC_PRIVATE ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan);
 IC_PRIVATE ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan);
 /* Whether `imp` is one of the universal class entries. */
@@ -149,11 +156,32 @@ IC_PRIVATE void ic_universal_call(const ic_universal_regs *in, const void *stack
                                   size_t stack_bytes, ic_imp fn, ic_universal_regs *out,
                                   uint64_t flags);
 
-/* The dispatchers the entries call (universal.c): the IMP to jump to with the saved registers,
- * or NULL when the result registers in `regs` are the call's result. `sret`: x86-64's entry for
- * results through rdi (self is then in rsi). */
-IC_PRIVATE ic_imp ic_universal_object_dispatch(ic_universal_regs *regs, void *stack, uint64_t sret);
-IC_PRIVATE ic_imp ic_universal_class_dispatch(ic_universal_regs *regs, void *stack, uint64_t sret);
+/* What a dispatcher answers its entry (two words: rax and rdx / x0 and x1):
+ *   imp NULL: the result registers in the save area are the call's result;
+ *   call 0: jump to `imp` with the saved registers (the original returns to the sender);
+ *   else: call `imp` from the entry's own frame with the saved registers and `call & ~7` bytes of
+ *   the sender's stack arguments copied below the save area, store its result registers into the
+ *   save area (st(0) too when `flags` has IC_UNIVERSAL_X87), call ic_universal_after, then return
+ *   the result registers (after-observers without instead hooks: no second register image, no
+ *   ic_universal_call frame). */
+typedef struct ic_universal_next {
+    ic_imp imp;
+    uintptr_t call; /* 0, or the stack argument bytes | IC_UNIVERSAL_CALL */
+} ic_universal_next;
+
+#define IC_UNIVERSAL_CALL 1u
+
+/* The dispatchers the entries call (universal.c) with the saved registers and the call's self
+ * and _cmd, passed in registers too (not reloaded from the save area just stored: the slot's
+ * search starts from them). */
+IC_PRIVATE ic_universal_next ic_universal_object_dispatch(ic_universal_regs *regs, ic_id self,
+                                                          ic_sel cmd);
+IC_PRIVATE ic_universal_next ic_universal_class_dispatch(ic_universal_regs *regs, ic_id self,
+                                                         ic_sel cmd);
+/* After the entry called the original (call mode above): runs the after-observers of
+ * `regs->after_slot` over the frame view and the result registers, and leaves the result in them
+ * for the entry to return. */
+IC_PRIVATE void ic_universal_after(ic_universal_regs *regs);
 
 /* Whether the process asked for libffi or the forward path everywhere (environment variables
  * IC_INTERCEPT_FORCE_LIBFFI, IC_HOOK_FORCE_FORWARDING, IC_HOOK_FORCE_LIBFFI; read each time a

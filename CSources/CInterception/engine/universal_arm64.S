@@ -1,21 +1,30 @@
 /*
  * universal_arm64.S — the universal trampoline for AAPCS64 (Linux; universal.h).
  *
- * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 (the _novec entries, for
- * signatures with no argument in a vector register, skip q0-q7) into an ic_universal_regs at the
+ * An entry saves x0-x7, x8 (the indirect-result register) and q0-q7 (the _vec2 entries only
+ * q0-q1, for signatures whose arguments use no other; the _novec entries, for signatures with no
+ * argument in a vector register, none) into an ic_universal_regs at the
  * bottom of its own frame (a frame record in x29/x30 with CFI, so unwinders and debuggers walk
- * through it to the sender; the sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 304 + 16
- * bytes above) and calls its dispatcher with the registers and the sender's stack arguments
- * (x29 + 16). A non-zero answer is the IMP to branch to with the registers reloaded (the frame is
- * gone before the branch: the original returns to the sender); zero means the result registers in
+ * through it to the sender; the sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 320 + 16
+ * bytes above, at x29 + 16) and calls its dispatcher with the registers, self and _cmd (x0 and
+ * x1 as received). The answer is two words (ic_universal_next, x0 and x1): an IMP to branch to with
+ * the registers reloaded (x1 zero; the frame is gone before the branch: the original returns to
+ * the sender); an IMP to call from this frame (x1 non-zero: the sender's stack arguments, x1 & ~7
+ * bytes, copied below the save area), whose result registers are stored into the save area before
+ * ic_universal_after runs the after-observers; or none (x0 zero). Then the result registers in
  * the save area are the result: x0 x1 and q0-q3.
  *
- * ic_universal_call calls an IMP with the registers of an ic_universal_regs (x8 included) and a
- * copy of the stack arguments on its own frame, and stores x0 x1 q0-q3 back.
+ * ic_universal_call (the instead chain's call of the original, and run_general's) calls an
+ * IMP with the registers of an ic_universal_regs (x8 included) and a copy of the stack arguments
+ * on its own frame, and stores x0 x1 q0-q3 back.
  */
 #if defined(__aarch64__)
 
         .text
+
+/* The save area (ic_universal_regs) is IC_UNIVERSAL_SAVE bytes at the bottom of the entry's
+ * frame: at sp while the dispatcher runs, at x29 - IC_UNIVERSAL_SAVE always. */
+#define IC_UNIVERSAL_SAVE 320
 
 .macro IC_UNIVERSAL_ENTRY name, dispatch, vec
         .p2align 4
@@ -30,7 +39,7 @@
         .cfi_offset x30, -8
         mov x29, sp
         .cfi_def_cfa x29, 16
-        sub sp, sp, #304
+        sub sp, sp, #IC_UNIVERSAL_SAVE
         stp x0, x1, [sp, #0]
         stp x2, x3, [sp, #16]
         stp x4, x5, [sp, #32]
@@ -38,21 +47,26 @@
         str x8, [sp, #64]
         .if \vec
         stp q0, q1, [sp, #80]
+        .if \vec > 2
         stp q2, q3, [sp, #112]
         stp q4, q5, [sp, #144]
         stp q6, q7, [sp, #176]
         .endif
+        .endif
+        mov x2, x1
+        mov x1, x0
         mov x0, sp
-        add x1, x29, #16
-        mov x2, #0
         bl \dispatch
         cbz x0, 1f
         mov x16, x0
+        cbnz x1, 3f
         .if \vec
         ldp q0, q1, [sp, #80]
+        .if \vec > 2
         ldp q2, q3, [sp, #112]
         ldp q4, q5, [sp, #144]
         ldp q6, q7, [sp, #176]
+        .endif
         .endif
         ldr x8, [sp, #64]
         ldp x0, x1, [sp, #0]
@@ -72,6 +86,7 @@
         ldp x0, x1, [sp, #208]
         ldp q0, q1, [sp, #224]
         ldp q2, q3, [sp, #256]
+        .cfi_remember_state
         mov sp, x29
         .cfi_def_cfa sp, 16
         ldp x29, x30, [sp], #16
@@ -79,14 +94,58 @@
         .cfi_restore x29
         .cfi_restore x30
         ret
+        .cfi_restore_state
+3:
+        /* Call mode: the sender's stack arguments (x1 & ~7 bytes) copied below the save area, the
+         * original called from this frame, its result registers stored into the save area, then
+         * ic_universal_after, and the result returned from the save area (1 above). */
+        and x9, x1, #~7
+        cbz x9, 5f
+        add x10, x9, #15
+        and x10, x10, #~15
+        sub sp, sp, x10
+        mov x10, sp
+        add x11, x29, #16
+4:
+        ldr x12, [x11], #8
+        str x12, [x10], #8
+        subs x9, x9, #8
+        b.ne 4b
+5:
+        sub x17, x29, #IC_UNIVERSAL_SAVE
+        .if \vec
+        ldp q0, q1, [x17, #80]
+        .if \vec > 2
+        ldp q2, q3, [x17, #112]
+        ldp q4, q5, [x17, #144]
+        ldp q6, q7, [x17, #176]
+        .endif
+        .endif
+        ldr x8, [x17, #64]
+        ldp x0, x1, [x17, #0]
+        ldp x2, x3, [x17, #16]
+        ldp x4, x5, [x17, #32]
+        ldp x6, x7, [x17, #48]
+        blr x16
+        sub sp, x29, #IC_UNIVERSAL_SAVE
+        stp x0, x1, [sp, #208]
+        stp q0, q1, [sp, #224]
+        stp q2, q3, [sp, #256]
+        mov x0, sp
+        bl ic_universal_after
+        b 1b
         .cfi_endproc
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 1
-/* For signatures with no argument in a vector register (plan->vectors false): q0-q7 are neither
- * saved nor restored (the original reads none of them; the save area's vec stays unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 8
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 8
+/* For signatures whose arguments use only q0 and q1 (plan->vectors 1 or 2): q2-q7 are neither
+ * saved nor restored (the original reads none of them; the save area's slots stay unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 2
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 2
+/* For signatures with no argument in a vector register (plan->vectors 0): q0-q7 are neither
+ * saved nor restored. */
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0
 

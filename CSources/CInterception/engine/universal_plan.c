@@ -441,8 +441,9 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
         const ic_universal_value *v = &p->args[i];
         for (unsigned k = 0; k < v->piece_count; k++) {
             uint32_t where = v->pieces[k].where;
-            if (!(where & IC_UNIVERSAL_ON_STACK) && where >= vec_start && where < vec_end)
-                p->vectors = true;
+            if (!(where & IC_UNIVERSAL_ON_STACK) && where >= vec_start && where < vec_end &&
+                (where - vec_start) / 16 + 1 > p->vectors)
+                p->vectors = (uint8_t)((where - vec_start) / 16 + 1);
         }
         uint32_t where = v->pieces[0].where;
         p->view[i] = (uint16_t)(where & IC_UNIVERSAL_ON_STACK

@@ -1,22 +1,31 @@
 /*
  * universal_x86_64.S — the universal trampoline for System V x86-64 (universal.h).
  *
- * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 (the _novec entries, for signatures with no
- * argument in a vector register, skip xmm0-7) into an ic_universal_regs at the bottom of its own
+ * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 (the _vec2 entries only xmm0-1, for signatures
+ * whose arguments use no other; the _novec entries, for signatures with no argument in a vector
+ * register, none) into an ic_universal_regs at the bottom of its own
  * frame (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender; the
- * sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 256 + 16 bytes above) and calls its
- * dispatcher with the registers, the sender's stack arguments (rbp + 16) and whether self is in
- * rsi (the entry for results through rdi). A non-zero answer is the IMP to jump to with the
- * registers reloaded (the frame is gone before the jump: the original returns to the sender); zero
- * means the result registers in the save area are the result: rax rdx xmm0 xmm1, and st(0) when
- * the flags say so.
+ * sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 272 + 16 bytes above, at rbp + 16) and
+ * calls its dispatcher with the registers, self and _cmd (from rdi and rsi, or from rsi and rdx
+ * for the entry for results through rdi). The answer is two words (ic_universal_next, rax and
+ * rdx): an IMP to jump to with the registers reloaded (rdx zero; the frame is gone before the
+ * jump: the original returns to the sender); an IMP to call from this frame (rdx non-zero: the
+ * sender's stack arguments, rdx & ~7 bytes, copied below the save area), whose result registers
+ * are stored into the save area before ic_universal_after runs the after-observers; or none (rax
+ * zero). Then the result registers in the save area are the result: rax rdx xmm0 xmm1, and st(0)
+ * when the flags say so.
  *
- * ic_universal_call calls an IMP with the registers of an ic_universal_regs and a copy of the
- * stack arguments on its own frame, and stores rax rdx xmm0 xmm1 (and st(0)) back.
+ * ic_universal_call (the instead chain's call of the original, and run_general's) calls an
+ * IMP with the registers of an ic_universal_regs and a copy of the stack arguments on its own
+ * frame, and stores rax rdx xmm0 xmm1 (and st(0)) back.
  */
 #if defined(__x86_64__)
 
         .text
+
+/* The save area (ic_universal_regs) is IC_UNIVERSAL_SAVE bytes at the bottom of the entry's
+ * frame: at rsp while the dispatcher runs, at rbp - IC_UNIVERSAL_SAVE always. */
+#define IC_UNIVERSAL_SAVE 272
 
 .macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec
         .p2align 4
@@ -30,7 +39,7 @@
         .cfi_offset %rbp, -16
         movq %rsp, %rbp
         .cfi_def_cfa_register %rbp
-        subq $256, %rsp
+        subq $IC_UNIVERSAL_SAVE, %rsp
         movq %rdi, 0(%rsp)
         movq %rsi, 8(%rsp)
         movq %rdx, 16(%rsp)
@@ -40,6 +49,7 @@
         .if \vec
         movaps %xmm0, 64(%rsp)
         movaps %xmm1, 80(%rsp)
+        .if \vec > 2
         movaps %xmm2, 96(%rsp)
         movaps %xmm3, 112(%rsp)
         movaps %xmm4, 128(%rsp)
@@ -47,13 +57,20 @@
         movaps %xmm6, 160(%rsp)
         movaps %xmm7, 176(%rsp)
         .endif
+        .endif
+        .if \sret
+        /* self and _cmd in rsi and rdx already */
+        .else
+        movq %rsi, %rdx
+        movq %rdi, %rsi
+        .endif
         movq %rsp, %rdi
-        leaq 16(%rbp), %rsi
-        movl $\sret, %edx
         call \dispatch
         testq %rax, %rax
         jz 1f
         movq %rax, %r11
+        testq %rdx, %rdx
+        jnz 3f
         movq 0(%rsp), %rdi
         movq 8(%rsp), %rsi
         movq 16(%rsp), %rdx
@@ -63,12 +80,14 @@
         .if \vec
         movaps 64(%rsp), %xmm0
         movaps 80(%rsp), %xmm1
+        .if \vec > 2
         movaps 96(%rsp), %xmm2
         movaps 112(%rsp), %xmm3
         movaps 128(%rsp), %xmm4
         movaps 144(%rsp), %xmm5
         movaps 160(%rsp), %xmm6
         movaps 176(%rsp), %xmm7
+        .endif
         .endif
         .cfi_remember_state
         leave
@@ -84,19 +103,75 @@
         jz 2f
         fldt 240(%rsp)
 2:
+        .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
         ret
+        .cfi_restore_state
+3:
+        /* Call mode: the sender's stack arguments (rdx & ~7 bytes) copied below the save area,
+         * the original called from this frame, its result registers stored into the save area,
+         * then ic_universal_after, and the result returned from the save area (1 above). */
+        andq $-8, %rdx
+        jz 4f
+        leaq 15(%rdx), %rax
+        andq $-16, %rax
+        subq %rax, %rsp
+        movq %rdx, %rcx
+        shrq $3, %rcx
+        leaq 16(%rbp), %rsi
+        movq %rsp, %rdi
+        rep movsq
+4:
+        leaq -IC_UNIVERSAL_SAVE(%rbp), %r10
+        .if \vec
+        movaps 64(%r10), %xmm0
+        movaps 80(%r10), %xmm1
+        .if \vec > 2
+        movaps 96(%r10), %xmm2
+        movaps 112(%r10), %xmm3
+        movaps 128(%r10), %xmm4
+        movaps 144(%r10), %xmm5
+        movaps 160(%r10), %xmm6
+        movaps 176(%r10), %xmm7
+        .endif
+        .endif
+        movq 0(%r10), %rdi
+        movq 8(%r10), %rsi
+        movq 16(%r10), %rdx
+        movq 24(%r10), %rcx
+        movq 32(%r10), %r8
+        movq 40(%r10), %r9
+        movl $8, %eax
+        call *%r11
+        leaq -IC_UNIVERSAL_SAVE(%rbp), %rsp
+        movq %rax, 192(%rsp)
+        movq %rdx, 200(%rsp)
+        movaps %xmm0, 208(%rsp)
+        movaps %xmm1, 224(%rsp)
+        testb $1, 56(%rsp)
+        jz 5f
+        fstpt 240(%rsp)
+5:
+        movq %rsp, %rdi
+        call ic_universal_after
+        jmp 1b
         .cfi_endproc
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 1
-/* For signatures with no argument in a vector register (plan->vectors false): xmm0-7 are neither
- * saved nor restored (the original reads none of them; the save area's vec stays unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8
+/* For signatures whose arguments use only xmm0 and xmm1 (plan->vectors 1 or 2): xmm2-7 are
+ * neither saved nor restored (the original reads none of them; the save area's slots stay unset). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2
+/* For signatures with no argument in a vector register (plan->vectors 0): xmm0-7 are neither
+ * saved nor restored. */
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0

@@ -18,7 +18,7 @@ import CInterception
 // a deallocating one, except the no-argument forms of a result-taking after hook and of instead
 // hooks (at the end: their closures differ from the short forms'), which check the selector once.
 // The before hooks, the after hooks leaving the result and the instead hooks of one to four
-// arguments go one step further: their hook is a typed SwiftHook subclass holding the closure,
+// arguments go one step further: their hook is a TypedHook subclass holding the closure,
 // whose per-call function captures nothing (TypedHooks.swift).
 // Hidden from the documentation: for a reader they are the pack forms.
 extension HookTarget {
@@ -71,7 +71,7 @@ extension HookTarget {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self)
         return try _addSwiftHook(
             selector, IC_HOOK_BEFORE, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let a = try body(this, MethodFrame.argument(call, at: 2))
                     HookFrame.setArgument(a, call, at: 2)
@@ -88,7 +88,7 @@ extension HookTarget {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self)
         return try _addSwiftHook(
             selector, IC_HOOK_BEFORE, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let (a, b) = try body(
                         this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
@@ -107,7 +107,7 @@ extension HookTarget {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self)
         return try _addSwiftHook(
             selector, IC_HOOK_BEFORE, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let (a, b, c) = try body(
                         this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
@@ -130,7 +130,7 @@ extension HookTarget {
         try _checkHook(selector, position: .before, resultEncoding: nil, A.self, B.self, C.self, D.self)
         return try _addSwiftHook(
             selector, IC_HOOK_BEFORE, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let (a, b, c, d) = try body(
                         this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
@@ -153,7 +153,7 @@ extension HookTarget {
         let returnsObject = R.runtimeEncoding == "@"
         return try _addSwiftHook(
             selector, IC_HOOK_AFTER, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let result = try body(
                         HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2))
@@ -172,7 +172,7 @@ extension HookTarget {
         let returnsObject = R.runtimeEncoding == "@"
         return try _addSwiftHook(
             selector, IC_HOOK_AFTER, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let result = try body(
                         HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
@@ -192,7 +192,7 @@ extension HookTarget {
         let returnsObject = R.runtimeEncoding == "@"
         return try _addSwiftHook(
             selector, IC_HOOK_AFTER, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let result = try body(
                         HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
@@ -215,7 +215,7 @@ extension HookTarget {
         let returnsObject = R.runtimeEncoding == "@"
         return try _addSwiftHook(
             selector, IC_HOOK_AFTER, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: false) { this in
                     let result = try body(
                         HookFrame.result(call, as: R.self), this, MethodFrame.argument(call, at: 2),
@@ -364,7 +364,7 @@ extension HookTarget {
         let dealloc = HookFrame.isDealloc(selector)
         return try _addSwiftHook(
             selector, IC_HOOK_AFTER, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                     let result = try body(HookFrame.result(call, as: R.self), this)
                     MethodFrame.setResult(result, call, returnsObject: returnsObject)
@@ -383,7 +383,7 @@ extension HookTarget {
         let dealloc = HookFrame.isDealloc(selector)
         return try _addSwiftHook(
             selector, IC_HOOK_INSTEAD, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                     let result = try body({ HookFrame.callOriginal(call) }, this)
                     MethodFrame.setResult(result, call, returnsObject: returnsObject)
@@ -401,7 +401,7 @@ extension HookTarget {
         let dealloc = HookFrame.isDealloc(selector)
         return try _addSwiftHook(
             selector, IC_HOOK_INSTEAD, oneShot: oneShot,
-            SwiftHook(run: { call, _ in
+            ClosureHook(run: { call, _ in
                 try HookFrame.withReceiver(call, dealloc: dealloc) { this in
                     try body({ _ = ic_hook_call_original(call) }, this)
                 }

@@ -14,7 +14,7 @@ extension HookTarget {
     public func hookBefore(
         _ selector: Selector, oneShot: Bool = false, _ body: @escaping @Sendable () throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, SwiftHook(run: HookBody.plain(body)))
+        try _addSwiftHook(selector, IC_HOOK_BEFORE, oneShot: oneShot, ClosureHook(run: HookBody.plain(body)))
     }
 
     /// Runs `body` with the receiver before every call of `selector`, whatever its arguments and
@@ -29,7 +29,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _addSwiftHook(
-            selector, IC_HOOK_BEFORE, oneShot: oneShot, SwiftHook(run: HookBody.receiving(selector, body)))
+            selector, IC_HOOK_BEFORE, oneShot: oneShot, ClosureHook(run: HookBody.receiving(selector, body)))
     }
 
     /// Runs `body` after every call of `selector` returned, whatever its arguments and result
@@ -47,7 +47,7 @@ extension HookTarget {
             return try _addDeallocatedHook(oneShot: oneShot) { _, _ in try body() }
         }
         return try _addSwiftHook(
-            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.plain(body)))
+            selector, IC_HOOK_AFTER, oneShot: oneShot, ClosureHook(run: HookBody.plain(body)))
     }
 
     /// Runs `body` with the receiver after every call of `selector` returned, whatever its
@@ -59,7 +59,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _addSwiftHook(
-            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.receiving(selector, body)))
+            selector, IC_HOOK_AFTER, oneShot: oneShot, ClosureHook(run: HookBody.receiving(selector, body)))
     }
 
     /// Runs `body` in place of every call of `selector`: the original does not run, and a method
@@ -70,7 +70,7 @@ extension HookTarget {
     public func hookInstead(
         _ selector: Selector, oneShot: Bool = false, _ body: @escaping @Sendable () throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.plain(body)))
+        try _addSwiftHook(selector, IC_HOOK_INSTEAD, oneShot: oneShot, ClosureHook(run: HookBody.plain(body)))
     }
 
     /// Runs `body` with the receiver in place of every call of `selector`, as the form without
@@ -81,7 +81,7 @@ extension HookTarget {
         _ body: @escaping @Sendable (RuntimeObject) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         try _addSwiftHook(
-            selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.receiving(selector, body)))
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot, ClosureHook(run: HookBody.receiving(selector, body)))
     }
 
     /// Runs `body` at `position` for every call of `selector`, with the call as a ``HookCall``:
@@ -110,6 +110,6 @@ extension HookTarget {
             signature: try _hookSignature(selector), position: position, className: naming.className,
             selector: selector, isClassMethod: naming.isClassMethod)
         return try _addSwiftHook(
-            selector, position.cValue, oneShot: oneShot, SwiftHook(run: HookBody.info(body, shape)))
+            selector, position.cValue, oneShot: oneShot, ClosureHook(run: HookBody.info(body, shape)))
     }
 }

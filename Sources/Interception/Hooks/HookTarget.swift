@@ -76,7 +76,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .before, resultEncoding: nil, repeat (each A).self)
         return try _addSwiftHook(
-            selector, IC_HOOK_BEFORE, oneShot: oneShot, SwiftHook(run: HookBody.reading(selector, body)))
+            selector, IC_HOOK_BEFORE, oneShot: oneShot, ClosureHook(run: HookBody.reading(selector, body)))
     }
 
     /// Runs `body` before every call of `selector`; it returns the arguments the method (and the
@@ -93,7 +93,7 @@ extension HookTarget {
         try _checkHook(selector, position: .before, resultEncoding: nil, repeat (each A).self)
         return try _addSwiftHook(
             selector, IC_HOOK_BEFORE, oneShot: oneShot,
-            SwiftHook(run: HookBody.replacingArguments(selector, body)))
+            ClosureHook(run: HookBody.replacingArguments(selector, body)))
     }
 
     /// Runs `body` after every call of `selector` returned, with the return value as `R` (first,
@@ -110,7 +110,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: R.runtimeEncoding, repeat (each A).self)
         return try _addSwiftHook(
-            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.after(selector, body)))
+            selector, IC_HOOK_AFTER, oneShot: oneShot, ClosureHook(run: HookBody.after(selector, body)))
     }
 
     /// Runs `body` after every call of `selector`, with the receiver and the arguments; the
@@ -127,7 +127,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .after, resultEncoding: nil, repeat (each A).self)
         return try _addSwiftHook(
-            selector, IC_HOOK_AFTER, oneShot: oneShot, SwiftHook(run: HookBody.reading(selector, body)))
+            selector, IC_HOOK_AFTER, oneShot: oneShot, ClosureHook(run: HookBody.reading(selector, body)))
     }
 
     /// Runs `body` in place of every call of `selector`. `body` gets `original`, which runs the
@@ -152,7 +152,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: R.runtimeEncoding, repeat (each A).self)
         return try _addSwiftHook(
-            selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.instead(selector, body)))
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot, ClosureHook(run: HookBody.instead(selector, body)))
     }
 
     /// Runs `body` in place of every call of `selector`, a method that returns nothing.
@@ -165,7 +165,7 @@ extension HookTarget {
     ) throws(InterceptionError) -> HookToken {
         try _checkHook(selector, position: .instead, resultEncoding: "v", repeat (each A).self)
         return try _addSwiftHook(
-            selector, IC_HOOK_INSTEAD, oneShot: oneShot, SwiftHook(run: HookBody.instead(selector, body)))
+            selector, IC_HOOK_INSTEAD, oneShot: oneShot, ClosureHook(run: HookBody.instead(selector, body)))
     }
 
 }
@@ -211,7 +211,7 @@ extension RuntimeObject: HookTarget {
         _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try addHook(selector, position, oneShot: oneShot, SwiftHook(run))
+        try addHook(selector, position, oneShot: oneShot, ClosureHook(run))
     }
 
     /// Registers `hook` with the engine (``_addHook(_:_:oneShot:_:)`` with the hook made).
@@ -227,7 +227,7 @@ extension RuntimeObject: HookTarget {
             (
                 ic_hook_object(
                     object, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0,
-                    swiftHookThunk, context, swiftHookRelease, token),
+                    hook.thunk, context, swiftHookRelease, token),
                 ic_class_method_types(ic_intercept_original_class(object), selector.pointer)
             )
         }
@@ -273,7 +273,7 @@ extension RuntimeClass: HookTarget {
         _ selector: Selector, _ position: ic_hook_position, oneShot: Bool,
         _ run: @escaping @Sendable (OpaquePointer) throws -> Void
     ) throws(InterceptionError) -> HookToken {
-        try addHook(selector, position, oneShot: oneShot, SwiftHook(run))
+        try addHook(selector, position, oneShot: oneShot, ClosureHook(run))
     }
 
     /// Registers `hook` with the engine (``_addHook(_:_:oneShot:_:)`` with the hook made).
@@ -286,7 +286,7 @@ extension RuntimeClass: HookTarget {
             (
                 ic_hook_class(
                     cls, selector.pointer, position, oneShot ? UInt32(IC_HOOK_ONE_SHOT) : 0,
-                    swiftHookThunk, context, swiftHookRelease, token),
+                    hook.thunk, context, swiftHookRelease, token),
                 ic_class_method_types(cls, selector.pointer)
             )
         }
@@ -306,7 +306,7 @@ extension HookTarget {
         if let cls = self as? RuntimeClass {
             return try cls.addHook(selector, position, oneShot: oneShot, hook)
         }
-        return try _addHook(selector, position, oneShot: oneShot) { call in try hook.run(call, hook) }
+        return try _addHook(selector, position, oneShot: oneShot) { call in hook.invoke(call) }
     }
 
     /// The class name and kind hook errors and calls name.

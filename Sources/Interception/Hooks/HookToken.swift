@@ -94,11 +94,13 @@ extension Runtime {
 /// The context of a Swift hook: the code to run for each call. Released by the engine once the
 /// hook is removed (or its object died) and no call of it can still run.
 ///
-/// `run` gets the call and the hook itself. A closure form's `run` captures its closure; a typed
-/// fixed-arity hook (``TypedHooks``) is a subclass holding its closure, and its `run` captures
-/// nothing: made in the caller's module with concrete types, it is a plain function that reads
-/// the closure from the hook, so a hooked call goes C trampoline → ``swiftHookThunk`` → `run` →
-/// the closure, with no partial-apply forwarder in between (perf on `swift_hook_before_typed`).
+/// Two kinds, each with its own C function (``thunk``): a closure form's hook (``ClosureHook``)
+/// runs a closure of the call that may throw; a typed fixed-arity hook (``TypedHook``, see
+/// ``TypedHooks``) holds its closure, and its `run`, which captures nothing and never throws
+/// (it reports its closure's error itself), is a plain function that reads the closure from the
+/// hook: a hooked call goes C trampoline → ``typedHookThunk`` → `run` → the closure, with no
+/// partial-apply forwarder and no error register in between (perf on `swift_hook_before_typed`
+/// and `swift_hook_instead_typed`).
 @usableFromInline
 class SwiftHook: @unchecked Sendable {
     // @unchecked: every stored property is set before the engine first calls the hook (the
@@ -106,16 +108,48 @@ class SwiftHook: @unchecked Sendable {
     // to the engine) and never changed after.
     /// What errors name: set by ``add(className:selector:isClassMethod:install:)``.
     private(set) var naming: (className: String, selector: Selector, isClassMethod: Bool)?
-    @usableFromInline let run: @Sendable (OpaquePointer, SwiftHook) throws -> Void
+    /// The C function the engine calls with the call's frame and this hook as its context.
+    let thunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+
+    @usableFromInline
+    init(thunk: @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void) {
+        self.thunk = thunk
+    }
+
+    /// Runs the hook on `call` as the engine would (for hook targets of other types than this
+    /// module's, which register a closure of the call).
+    func invoke(_ call: OpaquePointer) {
+        thunk(call, Unmanaged.passUnretained(self).toOpaque())
+    }
+}
+
+/// A hook running a closure of the call that may throw (the closure forms without a typed
+/// subclass).
+@usableFromInline
+final class ClosureHook: SwiftHook, @unchecked Sendable {
+    let run: @Sendable (OpaquePointer, SwiftHook) throws -> Void
 
     @usableFromInline
     init(run: @escaping @Sendable (OpaquePointer, SwiftHook) throws -> Void) {
         self.run = run
+        super.init(thunk: closureHookThunk)
     }
 
-    /// A hook running a closure of the call (the forms without a typed subclass).
+    /// A hook running a closure of the call alone.
     convenience init(_ run: @escaping @Sendable (OpaquePointer) throws -> Void) {
         self.init(run: { call, _ in try run(call) })
+    }
+}
+
+/// The base of the typed hooks (``TypedHooks``): a `run` that never throws.
+@usableFromInline
+class TypedHook: SwiftHook, @unchecked Sendable {
+    @usableFromInline let run: @Sendable (OpaquePointer, SwiftHook) -> Void
+
+    @usableFromInline
+    init(run: @escaping @Sendable (OpaquePointer, SwiftHook) -> Void) {
+        self.run = run
+        super.init(thunk: typedHookThunk)
     }
 }
 
@@ -144,26 +178,34 @@ extension SwiftHook {
     }
 }
 
-/// The C function of every Swift hook: runs the hook's `run` on the call. The engine keeps
-/// the context alive while a call of the hook can run, so it is borrowed, not retained.
-/// The error goes to ``SwiftHook/report(_:_:)``, out of line: handled here, it made every call
-/// save and restore two more registers.
-/// The engine always passes both (ic_hook_object / ic_hook_class were given the context, and a
-/// hook's frame is the call's): they are unwrapped without a test.
-let swiftHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
-    let hook = Unmanaged<SwiftHook>.fromOpaque(context.unsafelyUnwrapped)
+/// The C function of a ``ClosureHook``: runs its `run` on the call. The engine keeps the
+/// context alive while a call of the hook can run, so it is borrowed, not retained. The error
+/// goes to ``SwiftHook/report(_:_:)``, out of line: handled here, it made every call save and
+/// restore two more registers. The engine always passes both (ic_hook_object / ic_hook_class
+/// were given the context, and a hook's frame is the call's): they are unwrapped without a test.
+let closureHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
+    let hook = Unmanaged<ClosureHook>.fromOpaque(context.unsafelyUnwrapped)
     do {
         try hook._withUnsafeGuaranteedRef { try $0.run(call.unsafelyUnwrapped, $0) }
     } catch {
-        SwiftHook.report(hook, error)
+        hook._withUnsafeGuaranteedRef { SwiftHook.report($0, error) }
+    }
+}
+
+/// The C function of a ``TypedHook``: runs its `run`, which reports its own errors, so the call
+/// needs no error register (perf on `swift_hook_instead_typed`: the thunk saved, cleared and
+/// tested it on every call). Borrowed and unwrapped as ``closureHookThunk``.
+let typedHookThunk: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { call, context in
+    Unmanaged<TypedHook>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+        $0.run(call.unsafelyUnwrapped, $0)
     }
 }
 
 extension SwiftHook {
     /// Hands an error the hook's closure threw to ``Runtime/hookErrorHandler``.
-    @inline(never)
-    static func report(_ hook: Unmanaged<SwiftHook>, _ error: any Error) {
-        let naming = hook.takeUnretainedValue().naming!
+    @usableFromInline @inline(never)
+    static func report(_ hook: SwiftHook, _ error: any Error) {
+        let naming = hook.naming!
         Runtime.hookErrorHandler(
             HookError(
                 className: naming.className, selector: naming.selector, isClassMethod: naming.isClassMethod,

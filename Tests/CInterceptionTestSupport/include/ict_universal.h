@@ -1,7 +1,7 @@
 /*
  * ict_universal.h — which universal trampoline entry (engine/universal_*.S) an IMP is: the entry
- * that saves the vector argument registers or the _novec one, for results in registers or (x86-64)
- * through a caller's buffer.
+ * that saves all the vector argument registers, the _vec2 one (the first two) or the _novec one,
+ * for results in registers or (x86-64) through a caller's buffer.
  *
  * Area: the universal trampoline's entry choice (engine/universal.c, ic_universal_*_entry_for).
  * Purpose: the entries are internal (hidden) symbols; this file names them as weak references, so
@@ -17,10 +17,12 @@
 typedef enum ict_universal_entry {
     ICT_UNIVERSAL_UNKNOWN = 0,   /* the entries' symbols are not linked into this program */
     ICT_UNIVERSAL_NOT_ENTRY = 1, /* `imp` is none of the universal entries */
-    ICT_UNIVERSAL_FULL = 2,      /* saves and restores the vector argument registers */
-    ICT_UNIVERSAL_NOVEC = 3,     /* leaves the vector registers alone */
-    ICT_UNIVERSAL_SRET_FULL = 4, /* x86-64, result through rdi: saves the vector registers */
-    ICT_UNIVERSAL_SRET_NOVEC = 5 /* x86-64, result through rdi: leaves them alone */
+    ICT_UNIVERSAL_FULL = 2,      /* saves and restores all eight vector argument registers */
+    ICT_UNIVERSAL_VEC2 = 3,      /* saves and restores the first two only */
+    ICT_UNIVERSAL_NOVEC = 4,     /* leaves the vector registers alone */
+    ICT_UNIVERSAL_SRET_FULL = 5, /* x86-64, result through rdi: all eight */
+    ICT_UNIVERSAL_SRET_VEC2 = 6, /* x86-64, result through rdi: the first two */
+    ICT_UNIVERSAL_SRET_NOVEC = 7 /* x86-64, result through rdi: none */
 } ict_universal_entry;
 
 /* Which entry `imp` is among the object entries (an interception subclass's method) or, with

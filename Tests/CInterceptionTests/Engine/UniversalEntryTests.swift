@@ -14,6 +14,11 @@ private typealias Void9DoubleIMP =
         ID?, SEL?, Double, Double, Double, Double, Double, Double, Double, Double, Double
     ) -> Void
 
+private typealias Void2DoubleIMP = @convention(c) (ID?, SEL?, Int64, Int64, Double, Double) -> Void
+private typealias Void3DoublesIMP = @convention(c) (ID?, SEL?, Int64, Double, Double, Double) -> Void
+
+private let void2Double: Void2DoubleIMP = { _, _, _, _, _, _ in }
+private let void3Doubles: Void3DoublesIMP = { _, _, _, _, _, _ in }
 private let void5: Void5IMP = { _, _, _, _, _, _, _ in }
 private let void3Double: Void3DoubleIMP = { _, _, _, _, _, _ in }
 private let double5: Double5IMP = { _, _, a, b, c, d, e in Double(a + b + c + d + e) }
@@ -43,6 +48,12 @@ struct UniversalEntryCase: CustomTestStringConvertible, Sendable {
             ),
             UniversalEntryCase(
                 name: "one double argument", types: "v@:qqqd", method: { imp(void3Double) },
+                expected: ICT_UNIVERSAL_VEC2),
+            UniversalEntryCase(
+                name: "two double arguments", types: "v@:qqdd", method: { imp(void2Double) },
+                expected: ICT_UNIVERSAL_VEC2),
+            UniversalEntryCase(
+                name: "three double arguments", types: "v@:qddd", method: { imp(void3Doubles) },
                 expected: ICT_UNIVERSAL_FULL),
             UniversalEntryCase(
                 name: "a double result, integer arguments", types: "d@:qqqqq", method: { imp(double5) },
@@ -68,10 +79,12 @@ struct UniversalEntryCase: CustomTestStringConvertible, Sendable {
     }()
 }
 
-@Suite("The universal trampoline's entries: vector registers saved only when an argument travels in one")
+@Suite(
+    "The universal trampoline's entries: vector registers saved only as far as the arguments use them"
+)
 struct UniversalEntryTests {
     @Test(
-        "an interception subclass's method gets the _novec entry exactly when no argument is in a vector register",
+        "an interception subclass's method gets the _novec entry with no argument in a vector register, _vec2 with two at most",
         arguments: UniversalEntryCase.all)
     func objectEntry(_ c: UniversalEntryCase) throws {
         let cls = try makeClass("UniversalEntryObject", methods: [("m", c.method(), c.types)])
@@ -84,7 +97,7 @@ struct UniversalEntryTests {
     }
 
     @Test(
-        "a class-wide hook gets the _novec entry exactly when no argument is in a vector register",
+        "a class-wide hook gets the _novec entry with no argument in a vector register, _vec2 with two at most",
         arguments: UniversalEntryCase.all)
     func classEntry(_ c: UniversalEntryCase) throws {
         let cls = try makeClass("UniversalEntryClass", methods: [("m", c.method(), c.types)])

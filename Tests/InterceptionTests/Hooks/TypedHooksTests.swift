@@ -4,8 +4,8 @@ import Testing
 @testable import Interception
 
 // The typed hooks of one to four arguments (before, after leaving the result, instead) are
-// SwiftHook subclasses whose per-call function reads the closure from the hook
-// (TypedHooks.swift); HookTarget+ArityTests runs every form and arity through them. These pin
+// TypedHook subclasses whose per-call function reads the closure from the hook and reports what
+// it throws itself (TypedHooks.swift); HookTarget+ArityTests runs every form and arity through them. These pin
 // what the move left around them: a HookTarget of another type still gets them (through
 // `_addHook`), and an error one throws still names its method.
 
@@ -106,6 +106,61 @@ struct TypedHooksTests {
         // The hook threw after its original ran: the call returns that result.
         #expect(try cls.asObject.send("twice:", Int32(4)) as Int32 == 10)
         #expect(errors.withLock { $0 } == ["hook of +[\(cls.name) twice:] threw: Boom()"])
+    }
+
+    @Test("typed hooks of every form report what they throw, and the next call's this is its receiver")
+    func errorsReportedByEveryTypedForm() throws {
+        struct Boom: Error {}
+        let cls = try RuntimeClass.define(uniqueName("TypedThrowForms")) { c in
+            try c.method("add:") { (this: RuntimeObject, a: Int32) -> Int32 in a + 1 }
+            try c.method("touch:") { (this: RuntimeObject, a: Int32) in }
+        }
+        let first = cls.new()
+        let second = cls.new()
+        let errors = Locked<[String]>([])
+        let previous = Runtime.hookErrorHandler
+        Runtime.hookErrorHandler = { error in
+            if error.className == cls.name {
+                errors.withLock { $0.append("\(error.selector.name): \(error.error)") }
+            }
+        }
+        defer { Runtime.hookErrorHandler = previous }
+        // Each hook throws when its receiver is `first`, and records which object `this` was.
+        let seen = Locked<[String]>([])
+        let name: @Sendable (RuntimeObject) -> String = { this in
+            this == first ? "first" : this == second ? "second" : "other"
+        }
+        try cls.hookBefore("add:") { (this: RuntimeObject, a: Int32) in
+            seen.withLock { $0.append("before \(name(this)) \(a)") }
+            if this == first { throw Boom() }
+        }
+        try cls.hookInstead("add:") {
+            (original: (Int32) -> Int32, this: RuntimeObject, a: Int32) throws -> Int32 in
+            seen.withLock { $0.append("instead \(name(this)) \(a)") }
+            let result = original(a * 10)
+            if this == first { throw Boom() }
+            return result
+        }
+        try cls.hookAfter("add:") { (this: RuntimeObject, a: Int32) in
+            seen.withLock { $0.append("after \(name(this)) \(a)") }
+            if this == first { throw Boom() }
+        }
+        try cls.hookInstead("touch:") { (original: (Int32) -> Void, this: RuntimeObject, a: Int32) throws in
+            seen.withLock { $0.append("touch \(name(this)) \(a)") }
+            original(a)
+            if this == first { throw Boom() }
+        }
+        // The instead hook threw after its original ran: the call returns that result.
+        #expect(try first.send("add:", Int32(2)) as Int32 == 21)
+        try first.send("touch:", Int32(3))
+        #expect(try second.send("add:", Int32(4)) as Int32 == 41)
+        try second.send("touch:", Int32(5))
+        #expect(
+            seen.withLock { $0 } == [
+                "before first 2", "instead first 2", "after first 20", "touch first 3",
+                "before second 4", "instead second 4", "after second 40", "touch second 5",
+            ])
+        #expect(errors.withLock { $0 } == ["add:: Boom()", "add:: Boom()", "add:: Boom()", "touch:: Boom()"])
     }
 
     @Test("typed hooks added and cancelled while other threads call, per object and class-wide (TSan)")
