@@ -465,8 +465,14 @@ struct RxTypedTests {
             for try await x in stream { seen.append(x) }
             return seen
         }
-        // Let the reader subscribe, then call and let the object die (completing the stream).
-        try await Task.sleep(nanoseconds: 50_000_000)
+        // Wait until the reader has subscribed (its subscription intercepts add:, SPEC 17.1), then
+        // call and let the object die (completing the stream). A fixed sleep failed under load.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ic_intercept_path_of(box.object!.pointer, Selector("add:").pointer) == IC_PATH_NONE,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
         for i: Int32 in 1...3 {
             let _: Int32 = try box.object!.send("add:", i)
         }
