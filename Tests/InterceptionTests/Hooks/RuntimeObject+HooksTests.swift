@@ -174,11 +174,10 @@ struct RuntimeObjectHooksTests {
         let cls = try makeHooked("SHThrow", log: log)
         let obj = cls.new()
         let sink = ErrorSink()
-        let previous = Runtime.hookErrorHandler
-        Runtime.hookErrorHandler = { error in
+        let errorHandler = HookErrorHandlers.add { error in
             if error.className == cls.name { sink.errors.withLock { $0.append("\(error.selector.name)") } }
         }
-        defer { Runtime.hookErrorHandler = previous }
+        defer { errorHandler.cancel() }
         try obj.hookBefore("add:") { (this: RuntimeObject, x: Int32) in throw Boom() }
         let r: Int32 = try obj.send("add:", Int32(1))
         #expect(r == 2)

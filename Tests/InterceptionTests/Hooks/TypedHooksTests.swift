@@ -93,11 +93,10 @@ struct TypedHooksTests {
             try c.classMethod("twice:") { (this: RuntimeObject, a: Int32) -> Int32 in a * 2 }
         }
         let errors = Locked<[String]>([])
-        let previous = Runtime.hookErrorHandler
-        Runtime.hookErrorHandler = { error in
+        let errorHandler = HookErrorHandlers.add { error in
             if error.className == cls.name { errors.withLock { $0.append("\(error)") } }
         }
-        defer { Runtime.hookErrorHandler = previous }
+        defer { errorHandler.cancel() }
         try cls.metaclass.hookInstead("twice:") {
             (original: (Int32) -> Int32, this: RuntimeObject, a: Int32) throws -> Int32 in
             _ = original(a + 1)
@@ -118,13 +117,12 @@ struct TypedHooksTests {
         let first = cls.new()
         let second = cls.new()
         let errors = Locked<[String]>([])
-        let previous = Runtime.hookErrorHandler
-        Runtime.hookErrorHandler = { error in
+        let errorHandler = HookErrorHandlers.add { error in
             if error.className == cls.name {
                 errors.withLock { $0.append("\(error.selector.name): \(error.error)") }
             }
         }
-        defer { Runtime.hookErrorHandler = previous }
+        defer { errorHandler.cancel() }
         // Each hook throws when its receiver is `first`, and records which object `this` was.
         let seen = Locked<[String]>([])
         let name: @Sendable (RuntimeObject) -> String = { this in

@@ -46,3 +46,30 @@ final class DeinitCounter: Sendable {
 func plainClass(_ base: String, superclass: RuntimeClass = .root) throws -> RuntimeClass {
     try RuntimeClass.define(uniqueName(base), superclass: superclass) { _ in }
 }
+
+/// Hook errors for the suites. `Runtime.hookErrorHandler` is process-wide, and suites run in
+/// parallel: two tests that each set it and restore the previous one on exit can leave the
+/// other's handler replaced, and its errors lost (seen under AddressSanitizer). So the handler
+/// is set once, to one that hands each error to every handler registered here.
+enum HookErrorHandlers {
+    private static let handlers = Locked<[Int: @Sendable (HookError) -> Void]>([:])
+    private static let nextID = Atomic<Int>(0)
+    private static let installed: Void = {
+        Runtime.hookErrorHandler = { error in
+            for handler in HookErrorHandlers.handlers.withLock({ Array($0.values) }) { handler(error) }
+        }
+    }()
+
+    /// Registers `handler` until the returned registration is cancelled.
+    static func add(_ handler: @escaping @Sendable (HookError) -> Void) -> Registration {
+        _ = installed
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        handlers.withLock { $0[id] = handler }
+        return Registration(id: id)
+    }
+
+    struct Registration {
+        let id: Int
+        func cancel() { _ = HookErrorHandlers.handlers.withLock { $0.removeValue(forKey: id) } }
+    }
+}
