@@ -94,13 +94,19 @@ extension RxCoreTests {
 
         @Test("An unhandled failure goes to the default error handler of Hooks")
         func unhandledFailureGoesToHooks() {
+            // The handler is process-wide and suites run in parallel: only this test's own error
+            // type is recorded, so another test's unhandled error cannot make it fail.
+            struct Unhandled: Error { let id: Int }
             let previous = Hooks.defaultErrorHandler
             defer { Hooks.defaultErrorHandler = previous }
-            var received: [String] = []
-            Hooks.defaultErrorHandler = { _, error in received.append("\(error)") }
-            _ = Single<Int>.error(TestError(9)).subscribe(onSuccess: { _ in })
-            _ = Observable<Int>.error(TestError(10)).subscribe(onNext: { _ in })
-            #expect(received == ["TestError(9)", "TestError(10)"])
+            let received = LockedList<Int>()
+            Hooks.defaultErrorHandler = { callStack, error in
+                guard let unhandled = error as? Unhandled else { return previous(callStack, error) }
+                received.append(unhandled.id)
+            }
+            _ = Single<Int>.error(Unhandled(id: 9)).subscribe(onSuccess: { _ in })
+            _ = Observable<Int>.error(Unhandled(id: 10)).subscribe(onNext: { _ in })
+            #expect(received.items == [9, 10])
         }
 
         @Test("ToArray is a single of all the elements")
