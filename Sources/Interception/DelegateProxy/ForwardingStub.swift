@@ -116,63 +116,22 @@ private let forwardingRegisterStub: ic_closure_register_fn = { registers, contex
     }
 }
 
-// A C function type with every argument register of the ABI: the integer ones (receiver and
-// selector first), then the eight vector ones. A method whose values all travel in registers
-// can be called through it (System V x86-64 and AAPCS64 assign the two classes independently, in
-// order; registers the callee does not declare are ignored by it, and nothing goes on the stack).
-#if arch(x86_64)
-    private typealias IntegerResultIMP =
-        @convention(c) (
-            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            Double, Double, Double, Double, Double, Double, Double, Double
-        ) -> UInt64
-    private typealias VectorResultIMP =
-        @convention(c) (
-            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            Double, Double, Double, Double, Double, Double, Double, Double
-        ) -> Double
-#elseif arch(arm64)
-    private typealias IntegerResultIMP =
-        @convention(c) (
-            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            Double, Double, Double, Double, Double, Double, Double, Double
-        ) -> UInt64
-    private typealias VectorResultIMP =
-        @convention(c) (
-            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            Double, Double, Double, Double, Double, Double, Double, Double
-        ) -> Double
-#endif
-
 /// Calls `imp` with the saved argument registers `saved` (`ic_closure_register_fn`'s layout),
 /// `receiver` in place of the first; returns the bits of its result register (the first vector
 /// register if `vectorResult`, else the first integer one).
 private func callWithRegisters(
     _ imp: ic_imp, _ saved: UnsafePointer<UInt64>, receiver: OpaquePointer, vectorResult: Bool
 ) -> UInt64 {
-    let self_ = UInt64(UInt(bitPattern: receiver))
-    let v = Int(IC_CLOSURE_INTEGER_REGISTERS)
-    func d(_ index: Int) -> Double { Double(bitPattern: saved[v + index]) }
-    #if arch(x86_64)
-        if vectorResult {
-            return unsafeBitCast(imp, to: VectorResultIMP.self)(
-                self_, saved[1], saved[2], saved[3], saved[4], saved[5],
-                d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7)
-            ).bitPattern
-        }
-        return unsafeBitCast(imp, to: IntegerResultIMP.self)(
-            self_, saved[1], saved[2], saved[3], saved[4], saved[5],
-            d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7))
-    #elseif arch(arm64)
-        if vectorResult {
-            return unsafeBitCast(imp, to: VectorResultIMP.self)(
-                self_, saved[1], saved[2], saved[3], saved[4], saved[5], saved[6], saved[7],
-                d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7)
-            ).bitPattern
-        }
-        return unsafeBitCast(imp, to: IntegerResultIMP.self)(
-            self_, saved[1], saved[2], saved[3], saved[4], saved[5], saved[6], saved[7],
-            d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7))
+    #if (arch(x86_64) || arch(arm64)) && !os(Windows)
+        let self_ = UInt64(UInt(bitPattern: receiver))
+        #if arch(x86_64)
+            let integers = (self_, saved[1], saved[2], saved[3], saved[4], saved[5])
+        #else
+            let integers = (self_, saved[1], saved[2], saved[3], saved[4], saved[5], saved[6], saved[7])
+        #endif
+        let v = saved + Int(IC_CLOSURE_INTEGER_REGISTERS)
+        let vectors = (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+        return callWithArgumentRegisters(imp, integers, vectors, vectorResult: vectorResult)
     #else
         preconditionFailure("no register entries on this architecture")
     #endif

@@ -57,12 +57,12 @@ enum RegisterSlot: UInt8, Sendable {
 ///
 /// How the call is made: on the System V x86-64 and AAPCS64 ABIs, integer-class and
 /// floating-point arguments are assigned to two independent register sequences, in order. So
-/// any such method can be called through one C function type taking self, _cmd, four integer
-/// registers and eight vector registers: its integer arguments go, in order, to the integer
-/// parameters and its floating-point arguments to the vector ones; registers the callee does
-/// not declare are ignored by it. A result comes back in rax/x0 (read as `UInt64`, truncated)
-/// or xmm0/v0 (read as `Double`, a `float` being its low 32 bits). No argument goes on the
-/// stack, so the callee's frame is what it expects.
+/// any such method can be called through one C function type taking every argument register
+/// (`callWithArgumentRegisters`): its integer arguments go, in order, to
+/// the integer parameters after self and _cmd and its floating-point arguments to the vector
+/// ones; registers the callee does not declare are ignored by it. A result comes back in rax/x0
+/// (read as `UInt64`, truncated) or xmm0/v0 (read as `Double`, a `float` being its low 32
+/// bits). No argument goes on the stack, so the callee's frame is what it expects.
 ///
 /// The shape is a trivial value (slots packed 4 bits each) so that reading it from a cached
 /// plan costs no reference counting.
@@ -119,21 +119,6 @@ struct DirectCallShape: Sendable {
     }
 }
 
-#if (arch(x86_64) || arch(arm64)) && !os(Windows)
-    @usableFromInline
-    typealias DirectIntegerIMP =
-        @convention(c) (
-            OpaquePointer?, OpaquePointer?, UInt64, UInt64, UInt64, UInt64,
-            Double, Double, Double, Double, Double, Double, Double, Double
-        ) -> UInt64
-    @usableFromInline
-    typealias DirectVectorIMP =
-        @convention(c) (
-            OpaquePointer?, OpaquePointer?, UInt64, UInt64, UInt64, UInt64,
-            Double, Double, Double, Double, Double, Double, Double, Double
-        ) -> Double
-#endif
-
 /// The argument registers of a direct call, filled in order (see ``DirectCallShape``).
 @usableFromInline
 struct RegisterFile {
@@ -168,23 +153,14 @@ struct RegisterFile {
     @inlinable @inline(__always)
     func call(_ imp: ic_imp, receiver: OpaquePointer, selector: OpaquePointer, vectorResult: Bool) -> UInt64 {
         #if (arch(x86_64) || arch(arm64)) && !os(Windows)
-            if vectorResult {
-                let function = unsafeBitCast(imp, to: DirectVectorIMP.self)
-                return function(
-                    receiver, selector, integers.0, integers.1, integers.2, integers.3,
-                    Double(bitPattern: vectors.0), Double(bitPattern: vectors.1),
-                    Double(bitPattern: vectors.2), Double(bitPattern: vectors.3),
-                    Double(bitPattern: vectors.4), Double(bitPattern: vectors.5),
-                    Double(bitPattern: vectors.6), Double(bitPattern: vectors.7)
-                ).bitPattern
-            }
-            let function = unsafeBitCast(imp, to: DirectIntegerIMP.self)
-            return function(
-                receiver, selector, integers.0, integers.1, integers.2, integers.3,
-                Double(bitPattern: vectors.0), Double(bitPattern: vectors.1),
-                Double(bitPattern: vectors.2), Double(bitPattern: vectors.3),
-                Double(bitPattern: vectors.4), Double(bitPattern: vectors.5),
-                Double(bitPattern: vectors.6), Double(bitPattern: vectors.7))
+            let self_ = UInt64(UInt(bitPattern: receiver))
+            let cmd = UInt64(UInt(bitPattern: selector))
+            #if arch(x86_64)
+                let all = (self_, cmd, integers.0, integers.1, integers.2, integers.3)
+            #else
+                let all = (self_, cmd, integers.0, integers.1, integers.2, integers.3, UInt64(0), UInt64(0))
+            #endif
+            return callWithArgumentRegisters(imp, all, vectors, vectorResult: vectorResult)
         #else
             preconditionFailure("no direct calls on this architecture")
         #endif

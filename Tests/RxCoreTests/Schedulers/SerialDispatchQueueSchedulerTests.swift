@@ -1,5 +1,6 @@
 import Dispatch
 import RxCore
+import Synchronization
 import Testing
 
 /// A serial queue scheduler together with its queue, so that a test can wait with `queue.sync {}`
@@ -53,12 +54,17 @@ extension RxCoreTests {
             threeTicks.wait()
             periodic.dispose()
             #expect(Array(ticks.items.prefix(3)) == [0, 1, 2])
+            // Checked on the test's thread: an issue recorded on the queue's thread is not
+            // attributed to the test.
+            let disposedActionRan = Atomic<Bool>(false)
             let cancelled = scheduler.scheduleRelative((), dueTime: .seconds(3600)) { _ in
-                Issue.record("a disposed action ran")
+                disposedActionRan.store(true, ordering: .relaxed)
                 return Disposables.create()
             }
             cancelled.dispose()
             queue.sync {}
+            let ran = disposedActionRan.load(ordering: .relaxed)
+            #expect(!ran, "a disposed action ran")
         }
 
         @Test("Interval on a serial queue scheduler emits increasing integers")
