@@ -10,7 +10,6 @@ pthread_mutex_t ic_runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_selector_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_signature_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_closure_lock = PTHREAD_MUTEX_INITIALIZER;
-pthread_mutex_t ic_weak_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_epoch_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t ic_protocol_lock = PTHREAD_MUTEX_INITIALIZER;
 

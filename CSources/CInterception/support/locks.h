@@ -15,7 +15,11 @@
  *      ic_selector_lock    the selector table (selector.c)
  *      ic_signature_lock   the signature cache (signature.c)
  *      ic_closure_lock     the closure-IMP registry (closure.c)
- *      ic_weak_lock        the weak-reference table (weak.c)
+ *      weak stripes        64 locks by referent address, each guarding its part of the weak-
+ *                          reference table and the locations registered in it (runtime/weak.c;
+ *                          private to that file). The one exception to "leaves never nest": a
+ *                          weak store holds the stripes of the old and the new referent, taken
+ *                          in index order.
  *      ic_assoc_locks[N]   associated objects, striped by object address (associate.c)
  *      ic_epoch_lock       the list of reader threads of the epoch reclaimer (epoch.c)
  *      ic_protocol_lock    the protocol table, unregistered protocols' lists and the classes'
@@ -38,7 +42,6 @@ IC_PRIVATE extern pthread_mutex_t ic_runtime_lock;
 IC_PRIVATE extern pthread_mutex_t ic_selector_lock;
 IC_PRIVATE extern pthread_mutex_t ic_signature_lock;
 IC_PRIVATE extern pthread_mutex_t ic_closure_lock;
-IC_PRIVATE extern pthread_mutex_t ic_weak_lock;
 IC_PRIVATE extern pthread_mutex_t ic_epoch_lock;
 IC_PRIVATE extern pthread_mutex_t ic_protocol_lock;
 

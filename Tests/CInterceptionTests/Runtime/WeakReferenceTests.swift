@@ -110,4 +110,53 @@ struct WeakReferenceTests {
         }
         #expect(ic_class_live_instance_count(cls) == 0)
     }
+
+    @Test(
+        "weak stores, loads and destroys on shared locations race their referents' deaths: a load is live or NULL, every location ends NULL"
+    )
+    func storesLoadsAndDeathsRace() throws {
+        let cls = try makeClass("WeakChurn")
+        let count = 8
+        let slots = UnsafeMutablePointer<ID?>.allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+        defer { slots.deallocate() }
+        let slotBits = UInt(bitPattern: slots)
+        let classBits = UInt(bitPattern: cls)
+        let violations = Violations()
+        let budget = StressBudget(iterations: 20_000, seconds: 2)
+        // Objects hash to different stripes, so stores move locations between stripes while
+        // other threads load them and the objects die.
+        runOnThreads(4) { index in
+            let slots = UnsafeMutablePointer<ID?>(bitPattern: slotBits)!
+            let cls = OpaquePointer(bitPattern: classBits)!
+            var i = 0
+            while budget.allows(i) {
+                guard let obj = ic_class_create_instance(cls) else {
+                    violations.note("no instance")
+                    return
+                }
+                let stored = slots + (i &* 3 &+ index) % count
+                let other = slots + (i &* 5 &+ index &* 3) % count
+                if ic_weak_store(stored, obj) != IC_OK { violations.note("a store of a live object failed") }
+                if let loaded = ic_weak_load_retained(other) {
+                    if ic_object_get_class(loaded) != cls {
+                        violations.note("loaded an object of another class")
+                    }
+                    if ic_object_retain_count(loaded) < 1 { violations.note("loaded a dead object") }
+                    ic_release(loaded)
+                }
+                if i % 7 == 0 { _ = ic_weak_store(other, nil) }
+                if i % 11 == 0 { ic_weak_destroy(other) }
+                ic_release(obj)
+                i += 1
+            }
+        }
+        #expect(violations.all == [])
+        // Every referent died, so every location was zeroed.
+        for index in 0..<count {
+            #expect(slots[index] == nil)
+            ic_weak_destroy(slots + index)
+        }
+        #expect(ic_class_live_instance_count(cls) == 0)
+    }
 }
