@@ -27,6 +27,38 @@
  * frame: at rsp while the dispatcher runs, at rbp - IC_UNIVERSAL_SAVE always. */
 #define IC_UNIVERSAL_SAVE 272
 
+/* The argument registers from the save area at \base: rdi rsi rdx rcx r8 r9, and xmm0 up to
+ * xmm(\vec - 1) (\vec is 0, 2 or 8). \base must be none of the registers loaded. */
+.macro IC_UNIVERSAL_LOAD_ARGS base, vec
+        .if \vec
+        movaps 64(\base), %xmm0
+        movaps 80(\base), %xmm1
+        .if \vec > 2
+        movaps 96(\base), %xmm2
+        movaps 112(\base), %xmm3
+        movaps 128(\base), %xmm4
+        movaps 144(\base), %xmm5
+        movaps 160(\base), %xmm6
+        movaps 176(\base), %xmm7
+        .endif
+        .endif
+        movq 0(\base), %rdi
+        movq 8(\base), %rsi
+        movq 16(\base), %rdx
+        movq 24(\base), %rcx
+        movq 32(\base), %r8
+        movq 40(\base), %r9
+.endm
+
+/* The result registers rax rdx xmm0 xmm1 into the save area at \base (st(0) is the caller's
+ * to store: only when the flags say the result is a long double). */
+.macro IC_UNIVERSAL_STORE_RESULT base
+        movq %rax, 192(\base)
+        movq %rdx, 200(\base)
+        movaps %xmm0, 208(\base)
+        movaps %xmm1, 224(\base)
+.endm
+
 .macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec
         .p2align 4
         .globl \name
@@ -71,24 +103,7 @@
         movq %rax, %r11
         testq %rdx, %rdx
         jnz 3f
-        movq 0(%rsp), %rdi
-        movq 8(%rsp), %rsi
-        movq 16(%rsp), %rdx
-        movq 24(%rsp), %rcx
-        movq 32(%rsp), %r8
-        movq 40(%rsp), %r9
-        .if \vec
-        movaps 64(%rsp), %xmm0
-        movaps 80(%rsp), %xmm1
-        .if \vec > 2
-        movaps 96(%rsp), %xmm2
-        movaps 112(%rsp), %xmm3
-        movaps 128(%rsp), %xmm4
-        movaps 144(%rsp), %xmm5
-        movaps 160(%rsp), %xmm6
-        movaps 176(%rsp), %xmm7
-        .endif
-        .endif
+        IC_UNIVERSAL_LOAD_ARGS %rsp, \vec
         .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
@@ -124,31 +139,11 @@
         rep movsq
 4:
         leaq -IC_UNIVERSAL_SAVE(%rbp), %r10
-        .if \vec
-        movaps 64(%r10), %xmm0
-        movaps 80(%r10), %xmm1
-        .if \vec > 2
-        movaps 96(%r10), %xmm2
-        movaps 112(%r10), %xmm3
-        movaps 128(%r10), %xmm4
-        movaps 144(%r10), %xmm5
-        movaps 160(%r10), %xmm6
-        movaps 176(%r10), %xmm7
-        .endif
-        .endif
-        movq 0(%r10), %rdi
-        movq 8(%r10), %rsi
-        movq 16(%r10), %rdx
-        movq 24(%r10), %rcx
-        movq 32(%r10), %r8
-        movq 40(%r10), %r9
+        IC_UNIVERSAL_LOAD_ARGS %r10, \vec
         movl $8, %eax
         call *%r11
         leaq -IC_UNIVERSAL_SAVE(%rbp), %rsp
-        movq %rax, 192(%rsp)
-        movq %rdx, 200(%rsp)
-        movaps %xmm0, 208(%rsp)
-        movaps %xmm1, 224(%rsp)
+        IC_UNIVERSAL_STORE_RESULT %rsp
         testb $1, 56(%rsp)
         jz 5f
         fstpt 240(%rsp)
@@ -208,26 +203,10 @@ ic_universal_call:
         movq %rsp, %rdi
         rep movsq
 2:
-        movaps 64(%r10), %xmm0
-        movaps 80(%r10), %xmm1
-        movaps 96(%r10), %xmm2
-        movaps 112(%r10), %xmm3
-        movaps 128(%r10), %xmm4
-        movaps 144(%r10), %xmm5
-        movaps 160(%r10), %xmm6
-        movaps 176(%r10), %xmm7
-        movq 0(%r10), %rdi
-        movq 8(%r10), %rsi
-        movq 16(%r10), %rdx
-        movq 24(%r10), %rcx
-        movq 32(%r10), %r8
-        movq 40(%r10), %r9
+        IC_UNIVERSAL_LOAD_ARGS %r10, 8
         movl $8, %eax
         call *%r11
-        movq %rax, 192(%rbx)
-        movq %rdx, 200(%rbx)
-        movaps %xmm0, 208(%rbx)
-        movaps %xmm1, 224(%rbx)
+        IC_UNIVERSAL_STORE_RESULT %rbx
         testq $1, %r12
         jz 1f
         fstpt 240(%rbx)
