@@ -13,7 +13,8 @@
  * sender's stack arguments, rdx & ~7 bytes, copied below the save area), whose result registers
  * are stored into the save area before ic_universal_after runs the after-observers; or none (rax
  * zero). Then the result registers in the save area are the result: rax rdx xmm0 xmm1, and st(0)
- * when the flags say so.
+ * for the _x87 entries (signatures returning a long double: the original's st(0) stored into the
+ * save area and loaded back; an entry that knows this needs no flag to test on each call).
  *
  * ic_universal_call (the instead chain's call of the original, and run_general's) calls an
  * IMP with the registers of an ic_universal_regs and a copy of the stack arguments on its own
@@ -59,7 +60,7 @@
         movaps %xmm1, 224(\base)
 .endm
 
-.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec
+.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87
         .p2align 4
         .globl \name
         .hidden \name
@@ -114,10 +115,9 @@
         movq 200(%rsp), %rdx
         movaps 208(%rsp), %xmm0
         movaps 224(%rsp), %xmm1
-        testb $1, 56(%rsp)
-        jz 2f
+        .if \x87
         fldt 240(%rsp)
-2:
+        .endif
         .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
@@ -144,10 +144,9 @@
         call *%r11
         leaq -IC_UNIVERSAL_SAVE(%rbp), %rsp
         IC_UNIVERSAL_STORE_RESULT %rsp
-        testb $1, 56(%rsp)
-        jz 5f
+        .if \x87
         fstpt 240(%rsp)
-5:
+        .endif
         movq %rsp, %rdi
         call ic_universal_after
         jmp 1b
@@ -155,22 +154,29 @@
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8, 0
 /* For signatures whose arguments use only xmm0 and xmm1 (plan->vectors 1 or 2): xmm2-7 are
  * neither saved nor restored (the original reads none of them; the save area's slots stay unset). */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2, 0
 /* For signatures with no argument in a vector register (plan->vectors 0): xmm0-7 are neither
  * saved nor restored. */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_novec, ic_universal_class_dispatch, 1, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_novec, ic_universal_class_dispatch, 1, 0, 0
+/* For signatures returning a long double on the x87 stack (plan->x87; never through rdi). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87, ic_universal_object_dispatch, 0, 8, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87, ic_universal_class_dispatch, 0, 8, 1
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_vec2, ic_universal_object_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_vec2, ic_universal_class_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_novec, ic_universal_object_dispatch, 0, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_novec, ic_universal_class_dispatch, 0, 0, 1
 
 /* void ic_universal_call(const ic_universal_regs *in (rdi), const void *stack (rsi),
  *                        size_t stack_bytes (rdx), ic_imp fn (rcx), ic_universal_regs *out (r8),
