@@ -19,24 +19,32 @@ ICT_ENTRY(ic_universal_object_entry_sret_novec)
 ICT_ENTRY(ic_universal_class_entry_sret)
 ICT_ENTRY(ic_universal_class_entry_sret_vec2)
 ICT_ENTRY(ic_universal_class_entry_sret_novec)
+ICT_ENTRY(ic_universal_object_entry_x87)
+ICT_ENTRY(ic_universal_object_entry_x87_vec2)
+ICT_ENTRY(ic_universal_object_entry_x87_novec)
+ICT_ENTRY(ic_universal_class_entry_x87)
+ICT_ENTRY(ic_universal_class_entry_x87_vec2)
+ICT_ENTRY(ic_universal_class_entry_x87_novec)
 #endif
 #undef ICT_ENTRY
 
 /* The entries of one side, in the order of ict_universal_entry from ICT_UNIVERSAL_FULL on (NULL
- * where the CPU has no sret entry). */
-#define ICT_KINDS 6
+ * where the CPU has no sret or x87 entry). */
+#define ICT_KINDS 9
 #if defined(__x86_64__)
 #define ICT_SIDE(SIDE)                                                                             \
     {                                                                                              \
         ic_universal_##SIDE##_entry, ic_universal_##SIDE##_entry_vec2,                             \
             ic_universal_##SIDE##_entry_novec, ic_universal_##SIDE##_entry_sret,                   \
-            ic_universal_##SIDE##_entry_sret_vec2, ic_universal_##SIDE##_entry_sret_novec          \
+            ic_universal_##SIDE##_entry_sret_vec2, ic_universal_##SIDE##_entry_sret_novec,         \
+            ic_universal_##SIDE##_entry_x87, ic_universal_##SIDE##_entry_x87_vec2,                 \
+            ic_universal_##SIDE##_entry_x87_novec                                                  \
     }
 #else
 #define ICT_SIDE(SIDE)                                                                             \
     {                                                                                              \
         ic_universal_##SIDE##_entry, ic_universal_##SIDE##_entry_vec2,                             \
-            ic_universal_##SIDE##_entry_novec, NULL, NULL, NULL                                    \
+            ic_universal_##SIDE##_entry_novec, NULL, NULL, NULL, NULL, NULL, NULL                  \
     }
 #endif
 

@@ -232,6 +232,7 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
             hook->imp = ic_universal_class_entry_for(plan);
             hook->universal = true;
             hook->slot.universal_plan = plan;
+            hook->slot.universal_general = ic_universal_plan_general(plan);
         }
     }
     if (hook->imp) {

@@ -107,6 +107,9 @@ typedef struct ic_observer_list {
     /* The last instead hook (the outermost layer, which a call runs first), or NULL: one load
      * instead of an index computation on every instead call. */
     const ic_observer_entry *outermost_instead;
+    /* The first after-observer (items + before_count + instead_count; past the last item when
+     * there is none): one load instead of an index computation on every after phase. */
+    const ic_observer_entry *first_after;
     ic_observer_entry items[];
 } ic_observer_list;
 
@@ -118,9 +121,13 @@ typedef struct ic_hook_slot {
     /* Immutable: the universal trampoline's plan of `sig` (engine/universal.h) when the slot's
      * method runs a universal entry, one load closer for its dispatchers; else NULL. */
     const struct ic_universal_plan *universal_plan;
-    ic_class *original;               /* immutable: method->original, one load closer */
-    bool reextend_arguments;          /* immutable: sig->reextend_arguments != 0 */
-    bool reextend_return;             /* immutable: sig->reextend_return */
+    ic_class *original;      /* immutable: method->original, one load closer */
+    bool reextend_arguments; /* immutable: sig->reextend_arguments != 0 */
+    bool reextend_return;    /* immutable: sig->reextend_return */
+    /* Immutable: universal_plan has GATHER or INDIRECT arguments (universal.c's run_general),
+     * told from the slot so that a universal call of the common signature reads its plan only
+     * where it needs it; false without a plan. */
+    bool universal_general;
     _Atomic(ic_observer_list *) list; /* published by ic_intercept_lock holders */
     _Atomic(uint32_t) before_count;   /* hints for trampolines: skip a phase with none */
     _Atomic(uint32_t) instead_count;
@@ -467,6 +474,17 @@ ic_engine_original_imp_from(const ic_hook_slot *slot, ic_id self, ic_sel sel)
     ic_imp imp = ic_dtable_get(&slot->original->dtable, sel);
     if (IC_LIKELY(imp != NULL)) return imp;
     return ic_engine_original_imp_uncached(self, slot->original, sel);
+}
+
+/* ic_engine_original_imp_from with the receiver read from `self` only when the dispatch table
+ * misses: a caller whose receiver lives in a frame does not load it on every call (the table's
+ * acquire loads keep the compiler from moving that load into the rare path itself). */
+__attribute__((always_inline)) static inline ic_imp
+ic_engine_original_imp_from_at(const ic_hook_slot *slot, const ic_id *self, ic_sel sel)
+{
+    ic_imp imp = ic_dtable_get(&slot->original->dtable, sel);
+    if (IC_LIKELY(imp != NULL)) return imp;
+    return ic_engine_original_imp_uncached(*self, slot->original, sel);
 }
 
 #endif /* IC_ENGINE_H */

@@ -54,10 +54,11 @@ ic_hook_call(const ic_observer_list *list, const ic_observer_entry *entry, ic_in
     if (ic_hook_entry_live(list, entry)) entry->fn(frame, entry->call_context);
 }
 
-/* Calls `count` observers of `list` in order (out of line: see ic_hook_notify). */
-IC_PRIVATE __attribute__((noinline)) void ic_hook_call_each(const ic_observer_list *list,
-                                                            const ic_observer_entry *first,
-                                                            uint32_t count, ic_invocation *frame);
+/* Calls the observers of `phase` in `list` in order (out of line: see ic_hook_notify). Finds
+ * them itself: a caller that computed where they start, for this rare path, did so on every call
+ * (the compiler hoisted it above the test for the common single observer). */
+IC_PRIVATE __attribute__((noinline)) void
+ic_hook_call_each(const ic_observer_list *list, ic_observer_phase phase, ic_invocation *frame);
 
 /* Calls the live observers of `phase` on `slot` with a frame invocation over the call, inside
  * an epoch section the caller has entered: see ic_hook_notify. */
@@ -69,18 +70,14 @@ ic_hook_notify_in_section(const ic_hook_slot *slot, void **args, void *ret, uint
     if (list) {
         ic_invocation frame;
         ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
-        const ic_observer_entry *first = list->items;
-        uint32_t count = list->before_count;
-        if (phase == IC_OBSERVE_AFTER) {
-            first += count + list->instead_count;
-            count = list->after_count;
-        }
+        bool after = phase == IC_OBSERVE_AFTER;
+        uint32_t count = after ? list->after_count : list->before_count;
         /* One observer is the common case: called here, with no loop state kept across the call
          * (fewer registers to save in every observed body); more go through a loop. */
         if (IC_LIKELY(count == 1))
-            ic_hook_call(list, first, &frame);
+            ic_hook_call(list, after ? list->first_after : list->items, &frame);
         else if (count)
-            ic_hook_call_each(list, first, count, &frame);
+            ic_hook_call_each(list, phase, &frame);
     }
 }
 

@@ -22,6 +22,7 @@
 #include "../runtime/object.h"
 #include "../runtime/selector.h"
 #include "../runtime/side.h"
+#include "universal.h"
 
 ic_imp ic_engine_original_imp_uncached(ic_id self, ic_class *start, ic_sel sel)
 {
@@ -129,9 +130,11 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     slot->sel = sel;
     slot->sig = method->sig;
     /* The plan the method's universal entry was chosen from, cached on the signature. */
-    if (method->path == IC_HOOK_UNIVERSAL)
+    if (method->path == IC_HOOK_UNIVERSAL) {
         slot->universal_plan = atomic_load_explicit(&((ic_signature *)method->sig)->universal_plan,
                                                     memory_order_acquire);
+        slot->universal_general = ic_universal_plan_general(slot->universal_plan);
+    }
     slot->original = method->original;
     slot->reextend_arguments = method->sig->reextend_arguments != 0;
     slot->reextend_return = method->sig->reextend_return;
@@ -354,6 +357,7 @@ ic_status ic_intercept_republish_locked(ic_hook_slot *slot, ic_observer *added,
         list->after_count = counts[2];
         list->direct_level = slot->reextend_arguments ? 0 : counts[1];
         list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
+        list->first_after = &list->items[counts[0] + counts[1]];
         atomic_init(&list->stale, false);
     }
     publish_locked(slot, list, counts, retired);

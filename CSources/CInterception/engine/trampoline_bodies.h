@@ -194,17 +194,16 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
     {                                                                                              \
         FIND;                                                                                      \
         const ic_hook_slot *slot = (SLOT);                                                         \
-        /* As received, still in their registers (ORIGINAL may use them: see below). */            \
-        __attribute__((unused)) ic_id self_in = self;                                              \
+        /* As received, still in its register (ORIGINAL may use it: see below). */                 \
         __attribute__((unused)) ic_sel cmd_in = cmd;                                               \
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
         ic_imp original;                                                                           \
         if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {                     \
             ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, IC_ARG_COUNT);                  \
             IC_NORMALIZE_ARGUMENTS()                                                               \
-            original = ORIGINAL(self, cmd); /* as the observers left them */                       \
+            original = ORIGINAL(&self, cmd); /* as the observers left them */                      \
         } else {                                                                                   \
-            original = ORIGINAL(self_in, cmd_in); /* nothing ran: not reloaded from the frame */   \
+            original = ORIGINAL(&self, cmd_in); /* nothing ran: not reloaded from the frame */     \
         }                                                                                          \
         if (IC_UNLIKELY(ic_hook_has_instead(slot))) {                                              \
             IC_INSTEAD_CALL_##R(IC_RUN_INSTEAD_##TAIL, NAME)                                       \
@@ -252,14 +251,15 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
     IC_DEFINE_OBSERVED(R, NAME, ic_class_trampoline_##R##_##NAME, PARAMS, TYPES, ADDRS, (),        \
                        const ic_class_hook *hook = ic_class_hook_for_call(self, cmd), &hook->slot, \
                        IC_ORIGINAL_OF_CLASS_HOOK, TAIL_CALL, ##__VA_ARGS__)
-/* ORIGINAL(SELF, CMD): the original IMP, with SELF and CMD the receiver and selector as the
+/* ORIGINAL(SELF, CMD): the original IMP, with *SELF and CMD the receiver and selector as the
  * before-observers left them, or as received when none ran. An object's is looked up from the
  * selector: without observers, the selector in its register (not reloaded from the frame after
  * the hint's acquire load, which the compiler does not forward across); measured on
- * hook_instead_optimized, 21.2 -> 20.5 ns. A class hook's is its saved IMP, which needs neither:
- * only an added override's super lookup reads them, out of line, from the frame (passed them,
- * the common path loaded both for nothing). */
-#define IC_ORIGINAL_OF_SLOT(SELF, CMD)       ic_engine_original_imp_from(hook_slot, SELF, CMD)
+ * hook_instead_optimized, 21.2 -> 20.5 ns. The receiver is read (from the frame) only when the
+ * dispatch table misses: passed by value, it was loaded on every call for that rare path. A class
+ * hook's is its saved IMP, which needs neither: only an added override's super lookup reads them,
+ * out of line, from the frame (passed them, the common path loaded both for nothing). */
+#define IC_ORIGINAL_OF_SLOT(SELF, CMD)       ic_engine_original_imp_from_at(hook_slot, SELF, CMD)
 #define IC_ORIGINAL_OF_CLASS_HOOK(SELF, CMD) ic_class_hook_original(hook, args)
 #define IC_UNPAREN(...)                      __VA_ARGS__
 

@@ -10,9 +10,11 @@
 #include "hook.h"
 #include "trampolines.h"
 
-void ic_hook_call_each(const ic_observer_list *list, const ic_observer_entry *first, uint32_t count,
-                       ic_invocation *frame)
+void ic_hook_call_each(const ic_observer_list *list, ic_observer_phase phase, ic_invocation *frame)
 {
+    bool after = phase == IC_OBSERVE_AFTER;
+    const ic_observer_entry *first = after ? list->first_after : list->items;
+    uint32_t count = after ? list->after_count : list->before_count;
     for (const ic_observer_entry *entry = first; entry < first + count; entry++)
         ic_hook_call(list, entry, frame);
 }

@@ -22,7 +22,6 @@
 
 /* The layout the assembly relies on. */
 #if defined(__x86_64__)
-_Static_assert(offsetof(ic_universal_regs, flags) == 56, "flags");
 _Static_assert(offsetof(ic_universal_regs, vec) == 64, "vec");
 _Static_assert(offsetof(ic_universal_regs, ret_gpr) == 192, "ret_gpr");
 _Static_assert(offsetof(ic_universal_regs, ret_vec) == 208, "ret_vec");
@@ -51,6 +50,8 @@ IC_UNIVERSAL_ENTRIES(ic_universal_class_entry)
 #if defined(__x86_64__)
 IC_UNIVERSAL_ENTRIES(ic_universal_object_entry_sret)
 IC_UNIVERSAL_ENTRIES(ic_universal_class_entry_sret)
+IC_UNIVERSAL_ENTRIES(ic_universal_object_entry_x87)
+IC_UNIVERSAL_ENTRIES(ic_universal_class_entry_x87)
 #endif
 #undef IC_UNIVERSAL_ENTRIES
 
@@ -67,6 +68,9 @@ ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
     if (plan->sret)
         return entry_for(plan, ic_universal_object_entry_sret, ic_universal_object_entry_sret_vec2,
                          ic_universal_object_entry_sret_novec);
+    if (plan->x87)
+        return entry_for(plan, ic_universal_object_entry_x87, ic_universal_object_entry_x87_vec2,
+                         ic_universal_object_entry_x87_novec);
 #endif
     return entry_for(plan, ic_universal_object_entry, ic_universal_object_entry_vec2,
                      ic_universal_object_entry_novec);
@@ -78,6 +82,9 @@ ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
     if (plan->sret)
         return entry_for(plan, ic_universal_class_entry_sret, ic_universal_class_entry_sret_vec2,
                          ic_universal_class_entry_sret_novec);
+    if (plan->x87)
+        return entry_for(plan, ic_universal_class_entry_x87, ic_universal_class_entry_x87_vec2,
+                         ic_universal_class_entry_x87_novec);
 #endif
     return entry_for(plan, ic_universal_class_entry, ic_universal_class_entry_vec2,
                      ic_universal_class_entry_novec);
@@ -88,7 +95,10 @@ bool ic_universal_is_class_entry(ic_imp imp)
 #if defined(__x86_64__)
     if (imp == (ic_imp)ic_universal_class_entry_sret ||
         imp == (ic_imp)ic_universal_class_entry_sret_vec2 ||
-        imp == (ic_imp)ic_universal_class_entry_sret_novec)
+        imp == (ic_imp)ic_universal_class_entry_sret_novec ||
+        imp == (ic_imp)ic_universal_class_entry_x87 ||
+        imp == (ic_imp)ic_universal_class_entry_x87_vec2 ||
+        imp == (ic_imp)ic_universal_class_entry_x87_novec)
         return true;
 #endif
     return imp == (ic_imp)ic_universal_class_entry ||
@@ -175,7 +185,6 @@ static void *result_address(const ic_universal_plan *plan, ic_universal_regs *re
 /* Makes the result registers return the result at `ret` (result_address). */
 static void finish_result(const ic_universal_plan *plan, ic_universal_regs *regs, void *ret)
 {
-    regs->flags = plan->x87 ? IC_UNIVERSAL_X87 : 0;
     if (plan->ret.how == IC_UNIVERSAL_GATHER) {
         scatter(&plan->ret, ret, regs, NULL);
     } else if (plan->ret.how == IC_UNIVERSAL_INDIRECT) {
@@ -191,11 +200,9 @@ __attribute__((always_inline)) static inline ic_imp
 original_of(const ic_hook_slot *slot, const ic_class_hook *hook, void **args)
 {
     if (hook) return ic_class_hook_original(hook, args);
-    ic_id self;
     ic_sel cmd;
-    memcpy(&self, args[0], sizeof self);
     memcpy(&cmd, args[1], sizeof cmd);
-    return ic_engine_original_imp_from(slot, self, cmd);
+    return ic_engine_original_imp_from_at(slot, (const ic_id *)args[0], cmd);
 }
 
 /* The rest of an observed call that has instead hooks or after-observers, once before-observers
@@ -264,9 +271,9 @@ run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_cl
     ic_imp original = original_of(slot, hook, args);
     bool instead = ic_hook_has_instead(slot);
     if (!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire))
-        return (ic_universal_next){original, 0}; /* the entry jumps to it */
-    return (ic_universal_next){finish(plan, slot, regs, stack, scratch, args, original, instead),
-                               0};
+        return ic_universal_answer(original, 0); /* the entry jumps to it */
+    return ic_universal_answer(finish(plan, slot, regs, stack, scratch, args, original, instead),
+                               0);
 }
 
 /* The frame view of a signature whose arguments are all DIRECT, from the plan's precomputed
@@ -293,65 +300,61 @@ finish_direct(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original
     void *args[IC_UNIVERSAL_MAX_ARGS];
     const ic_universal_plan *plan = slot->universal_plan;
     view(plan, regs, args);
-    return (ic_universal_next){finish(plan, slot, regs,
+    return ic_universal_answer(finish(plan, slot, regs,
                                       (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch,
                                       args, original, true),
-                               0};
+                               0);
 }
 
 /* What a call of a signature whose arguments are all DIRECT does once the original is known:
  * with instead hooks, the chain (finish_direct); else the original goes back to the entry, to
  * jump to, or, with after-observers, to call from its own frame before ic_universal_after runs
- * them (the slot and the x87 flag left in the save area for it). */
-__attribute__((always_inline)) static inline ic_universal_next then(const ic_universal_plan *plan,
-                                                                    const ic_hook_slot *slot,
-                                                                    ic_universal_regs *regs,
-                                                                    ic_imp original)
+ * them (the slot left in the save area for it). The plan is loaded from the slot on that last path
+ * only: a caller that had it before its observers ran need not keep it in a callee-saved register
+ * across them. */
+__attribute__((always_inline)) static inline ic_universal_next
+then(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original)
 {
     if (IC_UNLIKELY(ic_hook_has_instead(slot))) return finish_direct(slot, regs, original);
     if (IC_LIKELY(!atomic_load_explicit(&slot->after_count, memory_order_acquire)))
-        return (ic_universal_next){original, 0}; /* the entry jumps to it */
+        return ic_universal_answer(original, 0); /* the entry jumps to it */
     regs->after_slot = slot;
-    regs->flags = plan->x87 ? IC_UNIVERSAL_X87 : 0;
-    return (ic_universal_next){original, plan->stack_bytes | IC_UNIVERSAL_CALL};
+    return ic_universal_answer(original, slot->universal_plan->call);
 }
 
 /* A call of a signature whose arguments are all DIRECT, with before-observers: they run over the
  * frame view, the original is found from self and _cmd as they left them. Out of line (and
  * tail-called), once for objects and once for class-wide records: the calls without
  * before-observers keep no view and no frame for it. */
-__attribute__((always_inline)) static inline ic_universal_next before(const ic_universal_plan *plan,
-                                                                      const ic_hook_slot *slot,
-                                                                      const ic_class_hook *hook,
-                                                                      ic_universal_regs *regs)
+__attribute__((always_inline)) static inline ic_universal_next
+before(const ic_hook_slot *slot, const ic_class_hook *hook, ic_universal_regs *regs)
 {
     void *args[IC_UNIVERSAL_MAX_ARGS];
+    const ic_universal_plan *plan = slot->universal_plan;
     view(plan, regs, args);
     ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, plan->arg_count);
     if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
-    return then(plan, slot, regs, original_of(slot, hook, args));
+    return then(slot, regs, original_of(slot, hook, args));
 }
 
 static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
-before_object(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
+before_object(const ic_hook_slot *slot, ic_universal_regs *regs)
 {
-    return before(plan, slot, NULL, regs);
+    return before(slot, NULL, regs);
 }
 
 static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
-before_class(const ic_universal_plan *plan, const ic_class_hook *hook, ic_universal_regs *regs)
+before_class(const ic_class_hook *hook, ic_universal_regs *regs)
 {
-    return before(plan, &hook->slot, hook, regs);
+    return before(&hook->slot, hook, regs);
 }
 
 /* The original of an object's call that ran no before-observer, when the dispatch table does not
  * have it cached yet (a lookup that may lock), and the rest of the call. */
-static __attribute__((noinline)) ic_universal_next run_uncached(const ic_universal_plan *plan,
-                                                                const ic_hook_slot *slot,
-                                                                ic_universal_regs *regs, ic_id self,
-                                                                ic_sel cmd)
+static __attribute__((noinline)) ic_universal_next
+run_uncached(const ic_hook_slot *slot, ic_universal_regs *regs, ic_id self, ic_sel cmd)
 {
-    return then(plan, slot, regs, ic_engine_original_imp_from(slot, self, cmd));
+    return then(slot, regs, ic_engine_original_imp_from(slot, self, cmd));
 }
 
 /* One observed call: `hook` is the class-wide record (NULL for an object's slot); the sender's
@@ -360,16 +363,18 @@ static __attribute__((noinline)) ic_universal_next run_uncached(const ic_univers
  * (before_object, before_class); with none, self and _cmd as received find the original (not
  * reloaded through the frame view: a chain of forwarded loads on the way to the original), and
  * every call out is a tail call, so the dispatcher this is inlined into keeps no frame. Inlined
- * into each dispatcher, where `hook` is a constant NULL or the record. */
-__attribute__((always_inline)) static inline ic_universal_next
-run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook *hook,
-    ic_universal_regs *regs, ic_id self, ic_sel cmd)
+ * into each dispatcher, where `hook` is a constant NULL or the record. The common signature is
+ * told from the slot's flag, and the plan is not loaded here: the paths that need it load it. */
+__attribute__((always_inline)) static inline ic_universal_next run(const ic_hook_slot *slot,
+                                                                   const ic_class_hook *hook,
+                                                                   ic_universal_regs *regs,
+                                                                   ic_id self, ic_sel cmd)
 {
-    if (IC_UNLIKELY(plan->gathers || plan->indirect))
-        return run_general(plan, slot, hook, regs,
+    if (IC_UNLIKELY(slot->universal_general))
+        return run_general(slot->universal_plan, slot, hook, regs,
                            (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET);
     if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
-        return hook ? before_class(plan, hook, regs) : before_object(plan, slot, regs);
+        return hook ? before_class(hook, regs) : before_object(slot, regs);
     ic_imp original;
     if (hook) {
         /* Only an added override's super lookup reads the view: self is all it needs. */
@@ -377,9 +382,9 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
         original = ic_class_hook_original(hook, self_only);
     } else {
         original = ic_hook_original_imp_if_cached(slot, self, cmd);
-        if (IC_UNLIKELY(!original)) return run_uncached(plan, slot, regs, self, cmd);
+        if (IC_UNLIKELY(!original)) return run_uncached(slot, regs, self, cmd);
     }
-    return then(plan, slot, regs, original);
+    return then(slot, regs, original);
 }
 
 /* The original of an unobserved call when the dispatch table does not have it cached yet (a
@@ -387,7 +392,7 @@ run(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_class_hook
 static __attribute__((noinline)) ic_universal_next unobserved_uncached(const ic_hook_slot *slot,
                                                                        ic_id self, ic_sel cmd)
 {
-    return (ic_universal_next){ic_hook_original_imp(slot, self, cmd), 0};
+    return ic_universal_answer(ic_hook_original_imp(slot, self, cmd), 0);
 }
 
 IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch(ic_universal_regs *regs, ic_id self,
@@ -397,9 +402,9 @@ IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch(ic_universal_regs *r
     if (!ic_hook_is_observed(slot)) {
         ic_imp original = ic_hook_original_imp_if_cached(slot, self, cmd);
         if (IC_UNLIKELY(!original)) return unobserved_uncached(slot, self, cmd);
-        return (ic_universal_next){original, 0};
+        return ic_universal_answer(original, 0);
     }
-    return run(slot->universal_plan, slot, NULL, regs, self, cmd);
+    return run(slot, NULL, regs, self, cmd);
 }
 
 IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch(ic_universal_regs *regs, ic_id self,
@@ -411,9 +416,9 @@ IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch(ic_universal_regs *re
      * they came. */
     if (!ic_hook_is_observed(slot)) {
         void *self_only[1] = {&self};
-        return (ic_universal_next){ic_class_hook_original(hook, self_only), 0};
+        return ic_universal_answer(ic_class_hook_original(hook, self_only), 0);
     }
-    return run(slot->universal_plan, slot, hook, regs, self, cmd);
+    return run(slot, hook, regs, self, cmd);
 }
 
 /* ic_universal_after for a result gathered from registers into scratch storage for the observers
@@ -435,7 +440,7 @@ after_gathered(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_unive
 
 /* A result in its register (DIRECT) is where the observers see it; one through the sender's
  * buffer (INDIRECT) is there already, and rax (x86-64) holds the buffer's address as the
- * original returned it. The flags were set by the dispatcher. */
+ * original returned it. */
 IC_HOT_ENTRY void ic_universal_after(ic_universal_regs *regs)
 {
     const ic_hook_slot *slot = regs->after_slot;

@@ -64,7 +64,7 @@
 typedef struct ic_universal_regs {
     uint64_t gpr[IC_UNIVERSAL_GPRS]; /* rdi rsi rdx rcx r8 r9 / x0-x7 */
     uint64_t x8;                     /* AArch64: the indirect-result register; x86-64: unused */
-    uint64_t flags;                  /* IC_UNIVERSAL_X87: return st(0) from ret_x87 */
+    uint64_t spare;                  /* unused: vec starts 16-aligned */
     _Alignas(16) unsigned char vec[IC_UNIVERSAL_VECS][16];         /* xmm0-7 / q0-q7 */
     uint64_t ret_gpr[2];                                           /* rax rdx / x0 x1 */
     _Alignas(16) unsigned char ret_vec[IC_UNIVERSAL_RET_VECS][16]; /* xmm0-1 / q0-q3 */
@@ -106,6 +106,7 @@ typedef struct ic_universal_value {
 typedef struct ic_universal_plan {
     uint32_t arg_count;
     uint32_t stack_bytes;   /* stack argument bytes to copy for a call (multiple of 8) */
+    uint32_t call;          /* stack_bytes | IC_UNIVERSAL_CALL: the answer "call the original" */
     uint32_t scratch_bytes; /* gathered arguments and result (16-aligned pieces) */
     bool sret;              /* the result goes through a caller's buffer (rdi / x8) */
     bool x87;               /* x86-64: the result is returned on the x87 stack */
@@ -125,6 +126,14 @@ typedef struct ic_universal_plan {
     ic_universal_value args[];
 } ic_universal_plan;
 
+/* Whether a call of `plan`'s signature needs scratch storage for its frame view (GATHER or
+ * INDIRECT arguments: universal.c's general path); cached on each slot that runs the plan
+ * (ic_hook_slot.universal_general). */
+static inline bool ic_universal_plan_general(const ic_universal_plan *plan)
+{
+    return plan->gathers || plan->indirect;
+}
+
 /* Where an entry's caller's stack arguments lie relative to its ic_universal_regs: the save area
  * is at the bottom of the entry's frame, right below the saved frame pointer and return address
  * (universal_x86_64.S, universal_arm64.S). */
@@ -136,7 +145,8 @@ typedef struct ic_universal_plan {
 IC_PRIVATE const ic_universal_plan *ic_universal_plan_for(const ic_signature *sig, bool *oom);
 
 /* The universal entry of a signature with a plan: for an interception subclass's method, or for
- * a class-wide hook (x86-64 has a second entry for results through rdi). A signature with no
+ * a class-wide hook (x86-64 has a second entry for results through rdi, and a third for long
+ * double results, which it returns on the x87 stack). A signature with no
  * argument in a vector register gets an entry that neither saves nor restores them, one whose
  * arguments use only the first two gets one that saves and restores those two. */
 IC_PRIVATE ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan);
@@ -161,13 +171,20 @@ IC_PRIVATE void ic_universal_call(const ic_universal_regs *in, const void *stack
  *   call 0: jump to `imp` with the saved registers (the original returns to the sender);
  *   else: call `imp` from the entry's own frame with the saved registers and `call & ~7` bytes of
  *   the sender's stack arguments copied below the save area, store its result registers into the
- *   save area (st(0) too when `flags` has IC_UNIVERSAL_X87), call ic_universal_after, then return
+ *   save area (st(0) too from an x87 entry), call ic_universal_after, then return
  *   the result registers (after-observers without instead hooks: no second register image, no
  *   ic_universal_call frame). */
-typedef struct ic_universal_next {
-    ic_imp imp;
-    uintptr_t call; /* 0, or the stack argument bytes | IC_UNIVERSAL_CALL */
-} ic_universal_next;
+typedef unsigned __int128 ic_universal_next;
+
+/* The answer `imp` with `call` (0, or the stack argument bytes | IC_UNIVERSAL_CALL): one 128-bit
+ * integer, `imp` its low half, which System V and AAPCS64 return in the same two registers as a
+ * two-word struct (rax and rdx / x0 and x1). Not a struct: the optimizer splits a struct answer
+ * merged from several paths into its fields and then no longer tail-calls the out-of-line paths
+ * that return one (a dispatcher's call of before_object, say, cost a call and a return more). */
+static inline ic_universal_next ic_universal_answer(ic_imp imp, uintptr_t call)
+{
+    return (ic_universal_next)(uintptr_t)imp | (ic_universal_next)call << 64;
+}
 
 #define IC_UNIVERSAL_CALL 1u
 

@@ -26,6 +26,31 @@
  * frame: at sp while the dispatcher runs, at x29 - IC_UNIVERSAL_SAVE always. */
 #define IC_UNIVERSAL_SAVE 320
 
+/* The argument registers from the save area at \base: x0-x7, x8, and q0 up to q(\vec - 1)
+ * (\vec is 0, 2 or 8). \base must be none of the registers loaded (sp or x17 here). */
+.macro IC_UNIVERSAL_LOAD_ARGS base, vec
+        .if \vec
+        ldp q0, q1, [\base, #80]
+        .if \vec > 2
+        ldp q2, q3, [\base, #112]
+        ldp q4, q5, [\base, #144]
+        ldp q6, q7, [\base, #176]
+        .endif
+        .endif
+        ldr x8, [\base, #64]
+        ldp x0, x1, [\base, #0]
+        ldp x2, x3, [\base, #16]
+        ldp x4, x5, [\base, #32]
+        ldp x6, x7, [\base, #48]
+.endm
+
+/* The result registers x0 x1 q0-q3 into the save area at \base. */
+.macro IC_UNIVERSAL_STORE_RESULT base
+        stp x0, x1, [\base, #208]
+        stp q0, q1, [\base, #224]
+        stp q2, q3, [\base, #256]
+.endm
+
 .macro IC_UNIVERSAL_ENTRY name, dispatch, vec
         .p2align 4
         .globl \name
@@ -60,19 +85,7 @@
         cbz x0, 1f
         mov x16, x0
         cbnz x1, 3f
-        .if \vec
-        ldp q0, q1, [sp, #80]
-        .if \vec > 2
-        ldp q2, q3, [sp, #112]
-        ldp q4, q5, [sp, #144]
-        ldp q6, q7, [sp, #176]
-        .endif
-        .endif
-        ldr x8, [sp, #64]
-        ldp x0, x1, [sp, #0]
-        ldp x2, x3, [sp, #16]
-        ldp x4, x5, [sp, #32]
-        ldp x6, x7, [sp, #48]
+        IC_UNIVERSAL_LOAD_ARGS sp, \vec
         .cfi_remember_state
         mov sp, x29
         .cfi_def_cfa sp, 16
@@ -113,24 +126,10 @@
         b.ne 4b
 5:
         sub x17, x29, #IC_UNIVERSAL_SAVE
-        .if \vec
-        ldp q0, q1, [x17, #80]
-        .if \vec > 2
-        ldp q2, q3, [x17, #112]
-        ldp q4, q5, [x17, #144]
-        ldp q6, q7, [x17, #176]
-        .endif
-        .endif
-        ldr x8, [x17, #64]
-        ldp x0, x1, [x17, #0]
-        ldp x2, x3, [x17, #16]
-        ldp x4, x5, [x17, #32]
-        ldp x6, x7, [x17, #48]
+        IC_UNIVERSAL_LOAD_ARGS x17, \vec
         blr x16
         sub sp, x29, #IC_UNIVERSAL_SAVE
-        stp x0, x1, [sp, #208]
-        stp q0, q1, [sp, #224]
-        stp q2, q3, [sp, #256]
+        IC_UNIVERSAL_STORE_RESULT sp
         mov x0, sp
         bl ic_universal_after
         b 1b
@@ -180,19 +179,9 @@ ic_universal_call:
 2:
         mov x16, x3
         mov x17, x0
-        ldp q0, q1, [x17, #80]
-        ldp q2, q3, [x17, #112]
-        ldp q4, q5, [x17, #144]
-        ldp q6, q7, [x17, #176]
-        ldr x8, [x17, #64]
-        ldp x0, x1, [x17, #0]
-        ldp x2, x3, [x17, #16]
-        ldp x4, x5, [x17, #32]
-        ldp x6, x7, [x17, #48]
+        IC_UNIVERSAL_LOAD_ARGS x17, 8
         blr x16
-        stp x0, x1, [x19, #208]
-        stp q0, q1, [x19, #224]
-        stp q2, q3, [x19, #256]
+        IC_UNIVERSAL_STORE_RESULT x19
         mov sp, x29
         .cfi_def_cfa sp, 32
         ldr x19, [sp, #16]

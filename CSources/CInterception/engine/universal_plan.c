@@ -451,6 +451,7 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
                                     : where);
     }
     p->stack_bytes = (uint32_t)round_up(b.stack, 8);
+    p->call = p->stack_bytes | IC_UNIVERSAL_CALL;
     p->scratch_bytes = (uint32_t)b.scratch;
     return p;
 }

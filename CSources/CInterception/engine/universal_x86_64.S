@@ -13,7 +13,8 @@
  * sender's stack arguments, rdx & ~7 bytes, copied below the save area), whose result registers
  * are stored into the save area before ic_universal_after runs the after-observers; or none (rax
  * zero). Then the result registers in the save area are the result: rax rdx xmm0 xmm1, and st(0)
- * when the flags say so.
+ * for the _x87 entries (signatures returning a long double: the original's st(0) stored into the
+ * save area and loaded back; an entry that knows this needs no flag to test on each call).
  *
  * ic_universal_call (the instead chain's call of the original, and run_general's) calls an
  * IMP with the registers of an ic_universal_regs and a copy of the stack arguments on its own
@@ -27,7 +28,39 @@
  * frame: at rsp while the dispatcher runs, at rbp - IC_UNIVERSAL_SAVE always. */
 #define IC_UNIVERSAL_SAVE 272
 
-.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec
+/* The argument registers from the save area at \base: rdi rsi rdx rcx r8 r9, and xmm0 up to
+ * xmm(\vec - 1) (\vec is 0, 2 or 8). \base must be none of the registers loaded. */
+.macro IC_UNIVERSAL_LOAD_ARGS base, vec
+        .if \vec
+        movaps 64(\base), %xmm0
+        movaps 80(\base), %xmm1
+        .if \vec > 2
+        movaps 96(\base), %xmm2
+        movaps 112(\base), %xmm3
+        movaps 128(\base), %xmm4
+        movaps 144(\base), %xmm5
+        movaps 160(\base), %xmm6
+        movaps 176(\base), %xmm7
+        .endif
+        .endif
+        movq 0(\base), %rdi
+        movq 8(\base), %rsi
+        movq 16(\base), %rdx
+        movq 24(\base), %rcx
+        movq 32(\base), %r8
+        movq 40(\base), %r9
+.endm
+
+/* The result registers rax rdx xmm0 xmm1 into the save area at \base (st(0) is the caller's
+ * to store: only when the flags say the result is a long double). */
+.macro IC_UNIVERSAL_STORE_RESULT base
+        movq %rax, 192(\base)
+        movq %rdx, 200(\base)
+        movaps %xmm0, 208(\base)
+        movaps %xmm1, 224(\base)
+.endm
+
+.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87
         .p2align 4
         .globl \name
         .hidden \name
@@ -71,24 +104,7 @@
         movq %rax, %r11
         testq %rdx, %rdx
         jnz 3f
-        movq 0(%rsp), %rdi
-        movq 8(%rsp), %rsi
-        movq 16(%rsp), %rdx
-        movq 24(%rsp), %rcx
-        movq 32(%rsp), %r8
-        movq 40(%rsp), %r9
-        .if \vec
-        movaps 64(%rsp), %xmm0
-        movaps 80(%rsp), %xmm1
-        .if \vec > 2
-        movaps 96(%rsp), %xmm2
-        movaps 112(%rsp), %xmm3
-        movaps 128(%rsp), %xmm4
-        movaps 144(%rsp), %xmm5
-        movaps 160(%rsp), %xmm6
-        movaps 176(%rsp), %xmm7
-        .endif
-        .endif
+        IC_UNIVERSAL_LOAD_ARGS %rsp, \vec
         .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
@@ -99,10 +115,9 @@
         movq 200(%rsp), %rdx
         movaps 208(%rsp), %xmm0
         movaps 224(%rsp), %xmm1
-        testb $1, 56(%rsp)
-        jz 2f
+        .if \x87
         fldt 240(%rsp)
-2:
+        .endif
         .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
@@ -124,35 +139,14 @@
         rep movsq
 4:
         leaq -IC_UNIVERSAL_SAVE(%rbp), %r10
-        .if \vec
-        movaps 64(%r10), %xmm0
-        movaps 80(%r10), %xmm1
-        .if \vec > 2
-        movaps 96(%r10), %xmm2
-        movaps 112(%r10), %xmm3
-        movaps 128(%r10), %xmm4
-        movaps 144(%r10), %xmm5
-        movaps 160(%r10), %xmm6
-        movaps 176(%r10), %xmm7
-        .endif
-        .endif
-        movq 0(%r10), %rdi
-        movq 8(%r10), %rsi
-        movq 16(%r10), %rdx
-        movq 24(%r10), %rcx
-        movq 32(%r10), %r8
-        movq 40(%r10), %r9
+        IC_UNIVERSAL_LOAD_ARGS %r10, \vec
         movl $8, %eax
         call *%r11
         leaq -IC_UNIVERSAL_SAVE(%rbp), %rsp
-        movq %rax, 192(%rsp)
-        movq %rdx, 200(%rsp)
-        movaps %xmm0, 208(%rsp)
-        movaps %xmm1, 224(%rsp)
-        testb $1, 56(%rsp)
-        jz 5f
+        IC_UNIVERSAL_STORE_RESULT %rsp
+        .if \x87
         fstpt 240(%rsp)
-5:
+        .endif
         movq %rsp, %rdi
         call ic_universal_after
         jmp 1b
@@ -160,22 +154,29 @@
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8
+IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8, 0
 /* For signatures whose arguments use only xmm0 and xmm1 (plan->vectors 1 or 2): xmm2-7 are
  * neither saved nor restored (the original reads none of them; the save area's slots stay unset). */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2, 0
 /* For signatures with no argument in a vector register (plan->vectors 0): xmm0-7 are neither
  * saved nor restored. */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_novec, ic_universal_class_dispatch, 1, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0, 0
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_novec, ic_universal_class_dispatch, 1, 0, 0
+/* For signatures returning a long double on the x87 stack (plan->x87; never through rdi). */
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87, ic_universal_object_dispatch, 0, 8, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87, ic_universal_class_dispatch, 0, 8, 1
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_vec2, ic_universal_object_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_vec2, ic_universal_class_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_novec, ic_universal_object_dispatch, 0, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_novec, ic_universal_class_dispatch, 0, 0, 1
 
 /* void ic_universal_call(const ic_universal_regs *in (rdi), const void *stack (rsi),
  *                        size_t stack_bytes (rdx), ic_imp fn (rcx), ic_universal_regs *out (r8),
@@ -208,26 +209,10 @@ ic_universal_call:
         movq %rsp, %rdi
         rep movsq
 2:
-        movaps 64(%r10), %xmm0
-        movaps 80(%r10), %xmm1
-        movaps 96(%r10), %xmm2
-        movaps 112(%r10), %xmm3
-        movaps 128(%r10), %xmm4
-        movaps 144(%r10), %xmm5
-        movaps 160(%r10), %xmm6
-        movaps 176(%r10), %xmm7
-        movq 0(%r10), %rdi
-        movq 8(%r10), %rsi
-        movq 16(%r10), %rdx
-        movq 24(%r10), %rcx
-        movq 32(%r10), %r8
-        movq 40(%r10), %r9
+        IC_UNIVERSAL_LOAD_ARGS %r10, 8
         movl $8, %eax
         call *%r11
-        movq %rax, 192(%rbx)
-        movq %rdx, 200(%rbx)
-        movaps %xmm0, 208(%rbx)
-        movaps %xmm1, 224(%rbx)
+        IC_UNIVERSAL_STORE_RESULT %rbx
         testq $1, %r12
         jz 1f
         fstpt 240(%rbx)

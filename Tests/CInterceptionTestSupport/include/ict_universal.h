@@ -15,14 +15,17 @@
 #include <interception/interception.h>
 
 typedef enum ict_universal_entry {
-    ICT_UNIVERSAL_UNKNOWN = 0,   /* the entries' symbols are not linked into this program */
-    ICT_UNIVERSAL_NOT_ENTRY = 1, /* `imp` is none of the universal entries */
-    ICT_UNIVERSAL_FULL = 2,      /* saves and restores all eight vector argument registers */
-    ICT_UNIVERSAL_VEC2 = 3,      /* saves and restores the first two only */
-    ICT_UNIVERSAL_NOVEC = 4,     /* leaves the vector registers alone */
-    ICT_UNIVERSAL_SRET_FULL = 5, /* x86-64, result through rdi: all eight */
-    ICT_UNIVERSAL_SRET_VEC2 = 6, /* x86-64, result through rdi: the first two */
-    ICT_UNIVERSAL_SRET_NOVEC = 7 /* x86-64, result through rdi: none */
+    ICT_UNIVERSAL_UNKNOWN = 0,    /* the entries' symbols are not linked into this program */
+    ICT_UNIVERSAL_NOT_ENTRY = 1,  /* `imp` is none of the universal entries */
+    ICT_UNIVERSAL_FULL = 2,       /* saves and restores all eight vector argument registers */
+    ICT_UNIVERSAL_VEC2 = 3,       /* saves and restores the first two only */
+    ICT_UNIVERSAL_NOVEC = 4,      /* leaves the vector registers alone */
+    ICT_UNIVERSAL_SRET_FULL = 5,  /* x86-64, result through rdi: all eight */
+    ICT_UNIVERSAL_SRET_VEC2 = 6,  /* x86-64, result through rdi: the first two */
+    ICT_UNIVERSAL_SRET_NOVEC = 7, /* x86-64, result through rdi: none */
+    ICT_UNIVERSAL_X87_FULL = 8,   /* x86-64, long double result on the x87 stack: all eight */
+    ICT_UNIVERSAL_X87_VEC2 = 9,   /* x86-64, long double result on the x87 stack: the first two */
+    ICT_UNIVERSAL_X87_NOVEC = 10  /* x86-64, long double result on the x87 stack: none */
 } ict_universal_entry;
 
 /* Which entry `imp` is among the object entries (an interception subclass's method) or, with

@@ -41,6 +41,7 @@ struct UniversalEntryCase: CustomTestStringConvertible, Sendable {
 
     static let all: [UniversalEntryCase] = {
         let ddd = TypeCase.all.first { $0.name == "struct_ddd" }!
+        let longDouble = TypeCase.all.first { $0.name == "longdouble" }!
         return [
             UniversalEntryCase(
                 name: "integers only", types: "v@:qqqqq", method: { imp(void5) },
@@ -75,6 +76,12 @@ struct UniversalEntryCase: CustomTestStringConvertible, Sendable {
                 name: "struct of three doubles, result only", types: ddd.encoding + "@:",
                 method: { ddd.raw.make_imp }, expected: isX86 ? ICT_UNIVERSAL_SRET_NOVEC : ICT_UNIVERSAL_NOVEC
             ),
+            // Returned on the x87 stack on x86-64 (an entry of its own: st(0) stored and loaded
+            // back without a flag to test); in q0 on AArch64.
+            UniversalEntryCase(
+                name: "long double result only", types: longDouble.encoding + "@:",
+                method: { longDouble.raw.make_imp },
+                expected: isX86 ? ICT_UNIVERSAL_X87_NOVEC : ICT_UNIVERSAL_NOVEC),
         ]
     }()
 }
