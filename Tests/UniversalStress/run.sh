@@ -10,10 +10,13 @@ OUT=$ROOT/.build-tsan-universal
 RUNTIME=$ROOT/CSources/CInterception
 mkdir -p "$OUT"
 COMMON=(-std=gnu11 -D_GNU_SOURCE -I"$RUNTIME/include" -I"$RUNTIME/include/interception" $(pkg-config --cflags libffi))
+# An object is rebuilt unless it is newer than its source and every header of the runtime (a
+# header change alone must rebuild what includes it: a stale object runs with an old layout).
+newest_header=$(find "$RUNTIME" -name '*.h' -o -name '*.def' | xargs ls -t | head -n 1)
 jobs=()
 for source in $(find "$RUNTIME" \( -name '*.c' -o -name '*.S' \) | sort) "$ROOT/Tests/UniversalStress/stress.c"; do
     object=$OUT/$(basename "$source").o
-    [ "$object" -nt "$source" ] && continue
+    [ "$object" -nt "$source" ] && [ "$object" -nt "$newest_header" ] && continue
     # trampolines_<R>.c (505 generated functions, never reached here) are compiled plain.
     if [[ "$(basename "$source")" == trampolines_?.c || "$source" == *.S ]]; then
         flags=(-O1 -g)
