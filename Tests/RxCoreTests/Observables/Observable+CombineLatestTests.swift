@@ -208,6 +208,39 @@ extension RxCoreTests {
             subscription.dispose()
         }
 
+        @Test("CombineLatest of two hands its lock over between two threads that keep it busy")
+        func twoSourcesHeavyContention() {
+            // Every delivery holds the sink's lock a while, so the other thread often finds it
+            // held and sleeps in the lock's slow path (`RxReentrantLock`, whose release wakes it
+            // without a barrier): each element must still arrive, one thread at a time, and the
+            // run must end (a wake-up the release missed costs the waiter its first, short
+            // sleep).
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<Int>()
+            let observer = ThreadExclusiveObserver()
+            let subjects = Unchecked((first, second))
+            let received = Atomic<Int>(0)
+            let subscription = Observable.combineLatest(first, second)
+                .subscribe(onNext: { _, _ in
+                    observer.enter()
+                    received.add(1, ordering: .relaxed)
+                    // Sleeping with the lock held lets the other thread run into it even on a
+                    // loaded machine.
+                    usleep(20)
+                    observer.leave()
+                })
+            let count = 2_000
+            runConcurrently(threads: 2) { thread in
+                for index in 0..<count {
+                    if thread == 0 { subjects.value.0.onNext(index) } else { subjects.value.1.onNext(index) }
+                }
+            }
+            #expect(observer.violations == 0)
+            let tuples = received.load(ordering: .relaxed)
+            #expect(tuples >= count && tuples <= 2 * count - 1)
+            subscription.dispose()
+        }
+
         @Test(
             "CombineLatest of two lets its observer send into a source while another thread sends, one thread at a time"
         )
