@@ -215,12 +215,10 @@ extension RxCoreTests {
             // without a barrier): each element must still arrive, one thread at a time, and the
             // run must end (a wake-up the release missed costs the waiter its first, short
             // sleep).
-            let first = PublishSubject<Int>()
-            let second = PublishSubject<Int>()
+            let sources = Unchecked([PublishSubject<Int>(), PublishSubject<Int>()])
             let observer = ThreadExclusiveObserver()
-            let subjects = Unchecked((first, second))
             let received = Atomic<Int>(0)
-            let subscription = Observable.combineLatest(first, second)
+            let subscription = Observable.combineLatest(sources.value[0], sources.value[1])
                 .subscribe(onNext: { _, _ in
                     observer.enter()
                     received.add(1, ordering: .relaxed)
@@ -230,10 +228,10 @@ extension RxCoreTests {
                     observer.leave()
                 })
             let count = 2_000
+            // Thread 0 sends into the first source, thread 1 into the second.
             runConcurrently(threads: 2) { thread in
-                for index in 0..<count {
-                    if thread == 0 { subjects.value.0.onNext(index) } else { subjects.value.1.onNext(index) }
-                }
+                let source = sources.value[thread]
+                for index in 0..<count { source.onNext(index) }
             }
             #expect(observer.violations == 0)
             let tuples = received.load(ordering: .relaxed)
