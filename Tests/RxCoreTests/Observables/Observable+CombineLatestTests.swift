@@ -208,6 +208,37 @@ extension RxCoreTests {
             subscription.dispose()
         }
 
+        @Test("CombineLatest of two hands its lock over between two threads that keep it busy")
+        func twoSourcesHeavyContention() {
+            // Every delivery holds the sink's lock a while, so the other thread often finds it
+            // held and sleeps in the lock's slow path (`RxReentrantLock`, whose release wakes it
+            // without a barrier): each element must still arrive, one thread at a time, and the
+            // run must end (a wake-up the release missed costs the waiter its first, short
+            // sleep).
+            let sources = Unchecked([PublishSubject<Int>(), PublishSubject<Int>()])
+            let observer = ThreadExclusiveObserver()
+            let received = Atomic<Int>(0)
+            let subscription = Observable.combineLatest(sources.value[0], sources.value[1])
+                .subscribe(onNext: { _, _ in
+                    observer.enter()
+                    received.add(1, ordering: .relaxed)
+                    // Sleeping with the lock held lets the other thread run into it even on a
+                    // loaded machine.
+                    usleep(20)
+                    observer.leave()
+                })
+            let count = 2_000
+            // Thread 0 sends into the first source, thread 1 into the second.
+            runConcurrently(threads: 2) { thread in
+                let source = sources.value[thread]
+                for index in 0..<count { source.onNext(index) }
+            }
+            #expect(observer.violations == 0)
+            let tuples = received.load(ordering: .relaxed)
+            #expect(tuples >= count && tuples <= 2 * count - 1)
+            subscription.dispose()
+        }
+
         @Test(
             "CombineLatest of two lets its observer send into a source while another thread sends, one thread at a time"
         )
