@@ -152,7 +152,9 @@ ic_hook_original_imp_if_cached(const ic_hook_slot *slot, ic_id self, ic_sel sel)
  * snapshot the call took (its instead hooks, their count and its `stale` flag:
  * ic_hook_entry_live), how deep the chain is now, and how to run the original. The signature and
  * the arguments are the frame's. Lives on the stack of the call; only what
- * ic_hook_call_original's fast path reads is copied out of the snapshot. */
+ * ic_hook_call_original's fast path reads is copied out of the snapshot. The leading fields are
+ * the public ic_hook_chain_head's (ic_bindings.h; instead.c checks them): the Swift binding's
+ * typed instead hooks make that fast path's call themselves, from registers. */
 typedef struct ic_hook_chain {
     const ic_observer_list *list; /* its instead hooks are the layers: the last is outermost */
     uint32_t level;               /* layers entered: 1 while the outermost hook runs */

@@ -7,12 +7,25 @@
  * snapshot the call loaded, inside one epoch section: a hook removed meanwhile is skipped (its
  * layer passes straight through to the next one inward), never freed under the call.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "engine.h"
 #include "epoch.h"
 #include "hook.h"
 #include "../support/error.h"
+
+/* The public head (ic_bindings.h) must describe the chain's leading fields exactly: a binding's
+ * typed instead hook reads them to call the original itself (see ic_hook_chain_head). */
+#define IC_SAME_CHAIN_FIELD(FIELD)                                                                 \
+    _Static_assert(offsetof(ic_hook_chain_head, FIELD) == offsetof(ic_hook_chain, FIELD) &&        \
+                       sizeof(((ic_hook_chain_head *)0)->FIELD) ==                                 \
+                           sizeof(((ic_hook_chain *)0)->FIELD),                                    \
+                   "ic_hook_chain_head." #FIELD " does not match ic_hook_chain")
+IC_SAME_CHAIN_FIELD(list);
+IC_SAME_CHAIN_FIELD(level);
+IC_SAME_CHAIN_FIELD(direct_level);
+IC_SAME_CHAIN_FIELD(original);
 
 void ic_hook_normalize_narrow(const ic_sig_value *v, void *p)
 {

@@ -29,6 +29,8 @@ IC_SAME_FIELD(ret, ret);
 IC_SAME_FIELD(flags, flags);
 IC_SAME_FIELD(arg_count, arg_count);
 IC_SAME_FIELD(plain_ret_size, plain_ret_size);
+IC_SAME_FIELD(capacity, capacity);
+IC_SAME_FIELD(chain, chain);
 
 #define IC_SMALL_RETURN 16
 

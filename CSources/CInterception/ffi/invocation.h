@@ -20,7 +20,7 @@ enum {
     IC_INV_IN_BUFFER = 1u << 4, /* lives in caller memory (ic_invocation_init_in) */
 };
 
-/* The first six fields are, in order and type, those of the public ic_invocation_head
+/* The fields are, in order and type, those of the public ic_invocation_head
  * (ic_invocation.h), which the inline accessors read; invocation.c checks the offsets. */
 struct ic_invocation {
     const ic_signature *sig;

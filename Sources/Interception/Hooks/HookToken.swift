@@ -330,18 +330,6 @@ enum HookFrame {
         return head.pointee.args.unsafelyUnwrapped[index].unsafelyUnwrapped
     }
 
-    /// ``setArgument(_:_:at:)`` for a typed hook's call: no range test
-    /// (``typedArgumentStorage(_:_:)``).
-    @inlinable @inline(__always)
-    static func setTypedArgument<T: RuntimeValue>(_ value: T, _ call: OpaquePointer, at index: Int) {
-        let representation = value.runtimeRepresentation
-        if MemoryLayout<T.RuntimeRepresentation>.size == MemoryLayout<T.RuntimeRepresentation>.stride {
-            typedArgumentStorage(call, index).storeBytes(of: representation, as: T.RuntimeRepresentation.self)
-        } else {
-            setArgumentOutOfLine(representation, call, index)
-        }
-    }
-
     /// ``setArgument(_:_:_:)`` through the runtime's setter, from a zeroed stride buffer.
     @inlinable @inline(never)
     static func setArgumentOutOfLine<T: BitwiseCopyable>(

@@ -242,4 +242,13 @@ struct HookFormsMatrixTests {
         let type = try #require(hooked.matrixCase.swiftType)
         try type.checkInfoForm(hooked)
     }
+
+    /// Where the direct call of `original` applies and where the engine runs it instead, see
+    /// HookFormsMatrix+TypedInstead.swift.
+    @Test(
+        "typed instead hooks on every type, their original called directly or through the engine: arguments, results, nesting, a throw after it",
+        arguments: HookedCase.all)
+    func typedInstead(_ hooked: HookedCase) throws {
+        try #require(hooked.matrixCase.swiftType).checkTypedInstead(hooked)
+    }
 }

@@ -48,6 +48,20 @@ static inline void ic_autorelease_pool_drain(size_t mark)
  * Invocations read inline (see ic_invocation.h)
  * ------------------------------------------------------------------------------------------- */
 
+/* The leading fields of an instead hook's chain state (the engine's ic_hook_chain), which the
+ * frame an instead hook receives points at (ic_invocation_head.chain). While `level` equals
+ * `direct_level`, the next layer inward is `original` itself, called with the frame's arguments
+ * as they are (no narrow integer to re-extend): what ic_hook_call_original's fast path does, and
+ * what a binding may do itself, straight from registers, when it knows the method's types.
+ * Otherwise (`level` and `direct_level` differ) only ic_hook_call_original runs the next layer.
+ * Read-only, and only by the hook that received the frame, on its thread, during the call. */
+typedef struct ic_hook_chain_head {
+    const void *list; /* the engine's, private */
+    uint32_t level;
+    uint32_t direct_level;
+    ic_imp original;
+} ic_hook_chain_head;
+
 /* The leading fields of every invocation, public only so that the inline accessor below needs
  * no call (bindings read a method's arguments through it on every call of a closure IMP or
  * observer). Read-only: the runtime fills them; everything else about an invocation stays
@@ -62,6 +76,9 @@ typedef struct ic_invocation_head {
      * when there is no return storage or the runtime must widen the value (a libffi closure's
      * return buffer takes a narrow integer widened to a register). */
     uint32_t plain_ret_size;
+    uint32_t capacity; /* the runtime's, private */
+    /* A frame an instead hook received: its chain (see ic_hook_chain_head); NULL otherwise. */
+    const ic_hook_chain_head *chain;
 } ic_invocation_head;
 
 /* ic_invocation_argument_pointer, inline: the same answer, NULL for a NULL invocation or an
