@@ -104,9 +104,7 @@ void ic_dealloc_class_hooked(const ic_class_hook *hook, void **ffi_args)
     memcpy(&cmd, ffi_args[1], sizeof cmd);
     const ic_hook_slot *slot = &hook->slot;
     ic_dealloc_call call;
-    begin_call(&call, self,
-               atomic_load_explicit(&slot->after_count, memory_order_acquire) ||
-                   ic_hook_has_instead(slot));
+    begin_call(&call, self, ic_hook_has_after(slot) || ic_hook_has_instead(slot));
     void *args[] = {&self, &cmd, &call};
     ic_imp original = ic_class_hook_original(hook, args);
     run_layer(slot, args, IC_INV_CLOSURE_RETURN, original);

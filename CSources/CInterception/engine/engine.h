@@ -95,6 +95,9 @@ typedef struct ic_observer_entry {
  * as checking `removed` every time, with two dependent loads (entry → observer → flag) fewer on
  * the common path and one cache line (the observer's) not touched. In the benchmark's hot loop,
  * where that line is cached, the difference was within the noise (class_hook_before ~14 ns). */
+#define IC_SINGLE_BEFORE 1u
+#define IC_SINGLE_AFTER  2u
+
 typedef struct ic_observer_list {
     uint32_t before_count;
     uint32_t instead_count;
@@ -104,6 +107,12 @@ typedef struct ic_observer_list {
      * argument to re-extend first; else 0, which no layer is (ic_hook_chain.level starts at 1). */
     uint32_t direct_level;
     _Atomic(bool) stale;
+    /* IC_SINGLE_BEFORE / IC_SINGLE_AFTER while the phase has exactly one observer and the
+     * snapshot is not stale; 0 from just before `stale` is set (seq_cst, the same stores). A call
+     * of the common single observer tests this word once instead of the count and `stale`: a set
+     * bit reads as "not stale" did (ic_hook_entry_live), so the observer is called without more
+     * checks. */
+    _Atomic(uint32_t) single;
     /* The last instead hook (the outermost layer, which a call runs first), or NULL: one load
      * instead of an index computation on every instead call. */
     const ic_observer_entry *outermost_instead;
@@ -112,6 +121,11 @@ typedef struct ic_observer_list {
     const ic_observer_entry *first_after;
     ic_observer_entry items[];
 } ic_observer_list;
+
+/* The snapshot of a slot without observers (never NULL: a call loads the snapshot and tests its
+ * `single` word or counts, with no NULL test first). Immortal, all zero, never marked stale;
+ * writers see it as "none" through ic_hook_slot_list_locked. */
+IC_PRIVATE extern ic_observer_list ic_observer_list_none;
 
 /* One intercepted selector of one object. Lives until the object dies; the engine's teardown
  * retires it. */
@@ -128,12 +142,41 @@ typedef struct ic_hook_slot {
      * told from the slot so that a universal call of the common signature reads its plan only
      * where it needs it; false without a plan. */
     bool universal_general;
-    _Atomic(ic_observer_list *) list; /* published by ic_intercept_lock holders */
-    _Atomic(uint32_t) before_count;   /* hints for trampolines: skip a phase with none */
-    _Atomic(uint32_t) instead_count;
-    _Atomic(uint32_t) after_count;
-    _Atomic(uint32_t) observed; /* the three counts summed: skip the whole call */
+    /* Published by ic_intercept_lock holders; &ic_observer_list_none when there is none. */
+    _Atomic(ic_observer_list *) list;
+    /* Hints for calls, one word (IC_HINT_*): which phases have live observers, so a call skips
+     * those with none, and the whole call with none at all. Stored (release) by
+     * ic_intercept_lock holders after `list`; read (acquire) once per test. One word, not a
+     * count per phase: an observed body tests it once for "instead, after or re-extension"
+     * (one load and one test instead of three of each). */
+    _Atomic(uint32_t) hints;
 } ic_hook_slot;
+
+/* The current snapshot of `slot`, or NULL for none (ic_observer_list_none). Caller holds
+ * ic_intercept_lock (or owns the slot, as its object's teardown does). */
+static inline ic_observer_list *ic_hook_slot_list_locked(const ic_hook_slot *slot)
+{
+    ic_observer_list *list =
+        atomic_load_explicit(&((ic_hook_slot *)slot)->list, memory_order_relaxed);
+    return list == &ic_observer_list_none ? NULL : list;
+}
+
+/* The bits of ic_hook_slot.hints. BEFORE, INSTEAD and AFTER: the current snapshot has a live
+ * observer of that phase. REEXTEND: reextend_arguments, immutable, kept in the word so that the
+ * test after before-observers covers it too. */
+#define IC_HINT_BEFORE   1u
+#define IC_HINT_INSTEAD  2u
+#define IC_HINT_AFTER    4u
+#define IC_HINT_OBSERVED (IC_HINT_BEFORE | IC_HINT_INSTEAD | IC_HINT_AFTER)
+#define IC_HINT_REEXTEND 8u
+
+/* The hints word of a slot whose live observers per phase (before, instead, after) are
+ * `counts`. */
+static inline uint32_t ic_hook_slot_hints(const ic_hook_slot *slot, const uint32_t counts[3])
+{
+    return (counts[0] ? IC_HINT_BEFORE : 0) | (counts[1] ? IC_HINT_INSTEAD : 0) |
+           (counts[2] ? IC_HINT_AFTER : 0) | (slot->reextend_arguments ? IC_HINT_REEXTEND : 0);
+}
 
 /* A method hooked class-wide (ic_hook_class): one per (class, selector), made on first use and
  * immortal (calls may hold its IMP long after). While installed, the class's own method for the

@@ -66,18 +66,21 @@ __attribute__((always_inline)) static inline void
 ic_hook_notify_in_section(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags,
                           ic_observer_phase phase, uint32_t arg_count)
 {
+    /* Never NULL (ic_observer_list_none when the slot has no observers left). */
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
-    if (list) {
-        ic_invocation frame;
-        ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
-        bool after = phase == IC_OBSERVE_AFTER;
-        uint32_t count = after ? list->after_count : list->before_count;
-        /* One observer is the common case: called here, with no loop state kept across the call
-         * (fewer registers to save in every observed body); more go through a loop. */
-        if (IC_LIKELY(count == 1))
-            ic_hook_call(list, after ? list->first_after : list->items, &frame);
-        else if (count)
-            ic_hook_call_each(list, phase, &frame);
+    ic_invocation frame;
+    ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
+    bool after = phase == IC_OBSERVE_AFTER;
+    /* One observer in a snapshot that is not stale is the common case: called here, after one
+     * test (ic_observer_list.single), with no loop state kept across the call (fewer registers
+     * to save in every observed body). Any other case goes through the loop, which checks each
+     * observer (ic_hook_entry_live). */
+    if (IC_LIKELY(atomic_load_explicit(&list->single, memory_order_seq_cst) &
+                  (after ? IC_SINGLE_AFTER : IC_SINGLE_BEFORE))) {
+        const ic_observer_entry *entry = after ? list->first_after : list->items;
+        entry->fn(&frame, entry->call_context);
+    } else if (after ? list->after_count : list->before_count) {
+        ic_hook_call_each(list, phase, &frame);
     }
 }
 
@@ -116,11 +119,12 @@ __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_
     const ic_hook_table *table = atomic_load_explicit(&side->hooks, memory_order_acquire);
     if (!table) return NULL;
     /* A published table holds at least one slot (intercept.c publishes a table per slot added,
-     * never an empty one): the first is compared before the count is looked at. */
-    uint32_t i = 0;
-    do {
+     * never an empty one): the first is compared before the count is looked at, outside the loop
+     * (in it, the compiler set up an index register first: one instruction more per call). */
+    ic_hook_slot *first = table->slots[0];
+    if (IC_LIKELY(first->sel == sel)) return first;
+    for (uint32_t i = 1; i < table->count; i++)
         if (table->slots[i]->sel == sel) return table->slots[i];
-    } while (++i < table->count);
     return NULL;
 }
 
@@ -128,7 +132,25 @@ __attribute__((always_inline)) static inline ic_hook_slot *ic_hook_find_slot(ic_
  * the trampoline just tail-calls the original. */
 __attribute__((always_inline)) static inline bool ic_hook_is_observed(const ic_hook_slot *slot)
 {
-    return slot && atomic_load_explicit(&slot->observed, memory_order_acquire);
+    return slot && (atomic_load_explicit(&slot->hints, memory_order_acquire) & IC_HINT_OBSERVED);
+}
+
+/* The hints word of `slot` (IC_HINT_*), for a call that tests several of its bits at once. */
+__attribute__((always_inline)) static inline uint32_t ic_hook_hints(const ic_hook_slot *slot)
+{
+    return atomic_load_explicit(&slot->hints, memory_order_acquire);
+}
+
+/* Whether a call that found `slot` has before-observers. */
+__attribute__((always_inline)) static inline bool ic_hook_has_before(const ic_hook_slot *slot)
+{
+    return ic_hook_hints(slot) & IC_HINT_BEFORE;
+}
+
+/* Whether a call that found `slot` has after-observers. */
+__attribute__((always_inline)) static inline bool ic_hook_has_after(const ic_hook_slot *slot)
+{
+    return ic_hook_hints(slot) & IC_HINT_AFTER;
 }
 
 /* The original IMP of a call that found `slot` (NULL: the object has none for `sel`). With a
@@ -175,11 +197,9 @@ ic_hook_run_instead_in_section(const ic_hook_slot *slot, void **args, void *ret,
                                uint32_t frame_flags, uint32_t arg_count, ic_imp original,
                                ic_hook_original_fn call_original)
 {
-    /* The hint said there are instead hooks, but the snapshot may have none left: the chain then
-     * just runs the original. */
-    static const ic_observer_list none = {0};
+    /* The hint said there are instead hooks, but the snapshot may have none left (even be
+     * ic_observer_list_none): the chain then just runs the original. */
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
-    if (IC_UNLIKELY(!list)) list = &none;
     ic_hook_chain chain = {
         .list = list,
         .level = 1,
@@ -235,20 +255,25 @@ ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_
 IC_PRIVATE __attribute__((noinline)) void ic_hook_normalize_arguments(const ic_signature *sig,
                                                                       void **args);
 
+/* ic_hook_normalize_arguments, returning `original` as given: a typed observed body's original
+ * comes back in the result register instead of living in a callee-saved one across the call. */
+IC_PRIVATE __attribute__((noinline)) ic_imp
+ic_hook_normalize_arguments_passing(const ic_signature *sig, void **args, ic_imp original);
+
 /* Re-extends a narrow integer value held in the low bytes of a 32-bit slot (instead.c). */
 IC_PRIVATE void ic_hook_normalize_narrow(const ic_sig_value *v, void *p);
 
 /* Whether a call that found `slot` has instead hooks. */
 __attribute__((always_inline)) static inline bool ic_hook_has_instead(const ic_hook_slot *slot)
 {
-    return atomic_load_explicit(&slot->instead_count, memory_order_acquire) != 0;
+    return ic_hook_hints(slot) & IC_HINT_INSTEAD;
 }
 
 /* Before-observers, if any (callers that do not know the signature when compiled). */
 __attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_slot *slot,
                                                                  void **args, uint32_t frame_flags)
 {
-    if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
+    if (ic_hook_has_before(slot))
         ic_hook_notify(slot, args, NULL, frame_flags, IC_OBSERVE_BEFORE,
                        (uint32_t)slot->sig->arg_count);
 }
@@ -258,7 +283,7 @@ __attribute__((always_inline)) static inline void ic_hook_before(const ic_hook_s
 __attribute__((always_inline)) static inline void
 ic_hook_after(const ic_hook_slot *slot, void **args, void *ret, uint32_t frame_flags)
 {
-    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+    if (ic_hook_has_after(slot))
         ic_hook_notify(slot, args, slot->sig->ret.size ? ret : NULL, frame_flags, IC_OBSERVE_AFTER,
                        (uint32_t)slot->sig->arg_count);
 }

@@ -186,7 +186,8 @@ static ic_status add_class_hook(ic_observer *o, ic_class *cls, ic_sel sel, ic_ob
     if (status == IC_OK) {
         IC_COUNT(ic_class_engine_locked(cls), live_observers, 1);
         *token = o->token;
-    } else if (hook && atomic_load_explicit(&hook->slot.observed, memory_order_relaxed) == 0) {
+    } else if (hook && !(atomic_load_explicit(&hook->slot.hints, memory_order_relaxed) &
+                         IC_HINT_OBSERVED)) {
         ic_class_hook_uninstall_locked(hook);
     }
     ic_unlock(&ic_intercept_lock);
@@ -312,7 +313,7 @@ static void collect_hook_locked(hook_list *list, const ic_observer *o, ic_sel se
 /* The hooks of `slot` (current snapshot, call order) into `list`. */
 static void collect_slot_locked(hook_list *list, const ic_hook_slot *slot)
 {
-    const ic_observer_list *snapshot = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    const ic_observer_list *snapshot = ic_hook_slot_list_locked(slot);
     uint32_t total =
         snapshot ? snapshot->before_count + snapshot->instead_count + snapshot->after_count : 0;
     for (uint32_t i = 0; i < total; i++)

@@ -46,6 +46,12 @@ void ic_hook_normalize_arguments(const ic_signature *sig, void **args)
             ic_hook_normalize_narrow(&sig->args[i], args[i]);
 }
 
+ic_imp ic_hook_normalize_arguments_passing(const ic_signature *sig, void **args, ic_imp original)
+{
+    ic_hook_normalize_arguments(sig, args);
+    return original;
+}
+
 /* Runs the next layer inward from `level` (the chain's current level; the snapshot's instead
  * hooks and their count passed in too, so the outermost call reads them from registers, not back
  * from the chain): the next live instead hook, or at the bottom the original with the arguments

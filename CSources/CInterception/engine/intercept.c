@@ -39,6 +39,7 @@ static ic_observer_token next_token = 1;
  * ------------------------------------------------------------------------------------------- */
 
 ic_observer ic_observer_unlisted = {.removed = true};
+ic_observer_list ic_observer_list_none;
 
 static void destroy_observer(void *p)
 {
@@ -138,11 +139,8 @@ static ic_hook_slot *slot_locked(ic_side *side, ic_sel sel, ic_hook_method *meth
     slot->original = method->original;
     slot->reextend_arguments = method->sig->reextend_arguments != 0;
     slot->reextend_return = method->sig->reextend_return;
-    atomic_init(&slot->list, NULL);
-    atomic_init(&slot->before_count, 0);
-    atomic_init(&slot->instead_count, 0);
-    atomic_init(&slot->after_count, 0);
-    atomic_init(&slot->observed, 0);
+    atomic_init(&slot->list, &ic_observer_list_none);
+    atomic_init(&slot->hints, ic_hook_slot_hints(slot, (const uint32_t[3]){0, 0, 0}));
     box->previous = table ? box_of(table) : NULL;
     box->table.count = count + 1;
     if (count) memcpy(box->table.slots, table->slots, count * sizeof(ic_hook_slot *));
@@ -284,6 +282,15 @@ static uint32_t restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine
     return 0;
 }
 
+/* Marks `list` stale (engine.h, ic_observer_list): its `single` word first, so that no call
+ * takes the single observer's fast path once `stale` reads true. Caller holds
+ * ic_intercept_lock. */
+static void ic_observer_list_mark_stale(ic_observer_list *list)
+{
+    atomic_store_explicit(&list->single, 0, memory_order_seq_cst);
+    atomic_store_explicit(&list->stale, true, memory_order_seq_cst);
+}
+
 /* Publishes `list` (NULL: no observer left) as `slot`'s snapshot with its hints: `counts` are the
  * live observers of each phase, in call order. Marks the snapshot it replaces stale and retires
  * it through `retired` (allocated by the caller; NULL when there is none to retire). Caller holds
@@ -291,14 +298,11 @@ static uint32_t restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine
 static void publish_locked(ic_hook_slot *slot, ic_observer_list *list, const uint32_t counts[3],
                            retired_list *retired)
 {
-    ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    ic_observer_list *old = ic_hook_slot_list_locked(slot);
     /* No longer current: a call still holding it checks its observers' `removed` flags. */
-    if (old) atomic_store_explicit(&old->stale, true, memory_order_seq_cst);
-    atomic_store_explicit(&slot->list, list, memory_order_release);
-    atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
-    atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
-    atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
-    atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
+    if (old) ic_observer_list_mark_stale(old);
+    atomic_store_explicit(&slot->list, list ? list : &ic_observer_list_none, memory_order_release);
+    atomic_store_explicit(&slot->hints, ic_hook_slot_hints(slot, counts), memory_order_release);
     if (old) {
         retired->list = old;
         ic_epoch_retire(&retired->node, retired, free_retired_list);
@@ -313,7 +317,7 @@ ic_status ic_intercept_republish_locked(ic_hook_slot *slot, ic_observer *added,
                                         ic_observer *removed)
 {
     static const ic_hook_position order[3] = {IC_HOOK_BEFORE, IC_HOOK_INSTEAD, IC_HOOK_AFTER};
-    ic_observer_list *old = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    ic_observer_list *old = ic_hook_slot_list_locked(slot);
     uint32_t old_counts[3] = {old ? old->before_count : 0, old ? old->instead_count : 0,
                               old ? old->after_count : 0};
     uint32_t total = old_counts[0] + old_counts[1] + old_counts[2];
@@ -359,6 +363,8 @@ ic_status ic_intercept_republish_locked(ic_hook_slot *slot, ic_observer *added,
         list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
         list->first_after = &list->items[counts[0] + counts[1]];
         atomic_init(&list->stale, false);
+        atomic_init(&list->single, (counts[0] == 1 ? IC_SINGLE_BEFORE : 0) |
+                                       (counts[2] == 1 ? IC_SINGLE_AFTER : 0));
     }
     publish_locked(slot, list, counts, retired);
     return IC_OK;
@@ -373,7 +379,7 @@ ic_status ic_intercept_republish_locked(ic_hook_slot *slot, ic_observer *added,
  * Caller holds ic_intercept_lock. */
 static void unlist_in_place_locked(ic_hook_slot *slot, ic_observer *removed)
 {
-    ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_relaxed);
+    ic_observer_list *list = ic_hook_slot_list_locked(slot);
     if (!list) return;
     uint32_t bounds[3] = {list->before_count, list->before_count + list->instead_count,
                           list->before_count + list->instead_count + list->after_count};
@@ -389,10 +395,7 @@ static void unlist_in_place_locked(ic_hook_slot *slot, ic_observer *removed)
         }
         if (!atomic_load_explicit(&o->removed, memory_order_relaxed)) counts[k]++;
     }
-    atomic_store_explicit(&slot->before_count, counts[0], memory_order_release);
-    atomic_store_explicit(&slot->instead_count, counts[1], memory_order_release);
-    atomic_store_explicit(&slot->after_count, counts[2], memory_order_release);
-    atomic_store_explicit(&slot->observed, counts[0] + counts[1] + counts[2], memory_order_release);
+    atomic_store_explicit(&slot->hints, ic_hook_slot_hints(slot, counts), memory_order_release);
 }
 
 /* The call-observer function of a "before dealloc" observer: its context is the observer. */
@@ -608,9 +611,8 @@ ic_status ic_intercept_remove_reporting(ic_observer_token token, uint32_t *outco
     atomic_store_explicit(&o->removed, true, memory_order_seq_cst);
     /* Calls check `removed` only in stale snapshots (hook.h, ic_hook_entry_live): mark the one
      * listing it stale now, before anything can wait. */
-    ic_observer_list *listed =
-        o->slot ? atomic_load_explicit(&o->slot->list, memory_order_relaxed) : NULL;
-    if (listed) atomic_store_explicit(&listed->stale, true, memory_order_seq_cst);
+    ic_observer_list *listed = o->slot ? ic_hook_slot_list_locked(o->slot) : NULL;
+    if (listed) ic_observer_list_mark_stale(listed);
     /* Registered, so its object's teardown has not released the engine state (nor the slots).
      * Unpublish it even if the object is gone (`dead`): the teardown collects the observers
      * still listed, and must never find one that this removal may free. From inside a call
@@ -622,7 +624,7 @@ ic_status ic_intercept_remove_reporting(ic_observer_token token, uint32_t *outco
             unlist_in_place_locked(o->slot, o);
     }
     if (o->class_wide) {
-        if (atomic_load_explicit(&o->slot->observed, memory_order_relaxed) == 0)
+        if (!(atomic_load_explicit(&o->slot->hints, memory_order_relaxed) & IC_HINT_OBSERVED))
             *outcome = ic_class_hook_uninstall_locked(o->class_hook);
     } else if (o->slot) {
         engine->observer_count--;
@@ -754,7 +756,7 @@ static void free_hook_tables(void *p)
     table_box *box = p;
     for (uint32_t s = 0; s < box->table.count; s++) {
         ic_hook_slot *slot = box->table.slots[s];
-        free(atomic_load_explicit(&slot->list, memory_order_relaxed));
+        free(ic_hook_slot_list_locked(slot));
         free(slot);
     }
     while (box) {
@@ -826,7 +828,7 @@ void ic_engine_teardown(ic_hook_table *table, ic_object_engine *engine, const vo
     for (size_t i = 0; engine && i < engine->deallocated_count; i++)
         take_observer_locked(engine->deallocated[i]);
     for (uint32_t s = 0; table && s < table->count; s++) {
-        ic_observer_list *list = atomic_load_explicit(&table->slots[s]->list, memory_order_relaxed);
+        ic_observer_list *list = ic_hook_slot_list_locked(table->slots[s]);
         for (uint32_t i = 0;
              list && i < list->before_count + list->instead_count + list->after_count; i++)
             take_observer_locked(

@@ -46,20 +46,15 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 #define IC_ARG_COUNT ((uint32_t)(sizeof args / sizeof args[0]))
 /* After-observers, if any, with the return value at RET (NULL for void). */
 #define IC_AFTER(RET)                                                                              \
-    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))                            \
-        ic_hook_notify(slot, args, RET, 0, IC_OBSERVE_AFTER, IC_ARG_COUNT);
+    if (ic_hook_has_after(slot)) ic_hook_notify(slot, args, RET, 0, IC_OBSERVE_AFTER, IC_ARG_COUNT);
 
 /* The same after an instead chain, out of line: inlined, the compiler kept the frame's fields in
  * registers across the chain for the after-observers' frame, which made every instead call save
  * and restore three more registers. */
 #define IC_AFTER_OUTLINED(RET)                                                                     \
-    if (IC_UNLIKELY(atomic_load_explicit(&slot->after_count, memory_order_acquire)))               \
-        ic_hook_after_outlined(slot, args, RET, IC_ARG_COUNT);
+    if (IC_UNLIKELY(ic_hook_has_after(slot))) ic_hook_after_outlined(slot, args, RET, IC_ARG_COUNT);
 
 /* Narrow integers are re-extended by ic_hook_normalize_narrow / _arguments (instead.c). */
-/* After before-observers: narrow arguments back to their full 32-bit form. */
-#define IC_NORMALIZE_ARGUMENTS()                                                                   \
-    if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
 /* After after-observers: a narrow return value back to its full 32-bit form. */
 #define IC_NORMALIZE_RETURN()                                                                      \
     if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, &result);
@@ -77,20 +72,23 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
  * selector (hook.h, ic_class_hook_for_call; a selector with several typed records takes an out of
  * line search), the original from the record (an added override's: an out of line super lookup).
  */
-#define IC_OBSERVED_CALL_v(TYPES, ...)                                                             \
-    ((void(*) TYPES)original)(__VA_ARGS__);                                                        \
-    IC_AFTER(NULL)
-#define IC_OBSERVED_CALL_VALUE(R, TYPES, ...)                                                      \
-    ic_abi_##R value = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                               \
-    if (!atomic_load_explicit(&slot->after_count, memory_order_acquire)) return value;             \
-    ic_abi_##R result = value; /* addressable only here: the common return stays in a register */  \
-    ic_hook_notify(slot, args, &result, 0, IC_OBSERVE_AFTER, IC_ARG_COUNT);                        \
-    IC_NORMALIZE_RETURN()                                                                          \
-    return result;
-#define IC_OBSERVED_CALL_i(...) IC_OBSERVED_CALL_VALUE(i, __VA_ARGS__)
-#define IC_OBSERVED_CALL_q(...) IC_OBSERVED_CALL_VALUE(q, __VA_ARGS__)
-#define IC_OBSERVED_CALL_f(...) IC_OBSERVED_CALL_VALUE(f, __VA_ARGS__)
-#define IC_OBSERVED_CALL_d(...) IC_OBSERVED_CALL_VALUE(d, __VA_ARGS__)
+/* With after-observers (the hint read before the call), a value-returning body calls the original
+ * from its own frame and notifies them with the result (if they are still there); a void body
+ * always ends so (IC_FINAL_v), the others end in a tail call (IC_FINAL_VALUE, below). */
+#define IC_AFTER_PATH_v(TYPES, ...)
+#define IC_AFTER_PATH_VALUE(R, TYPES, ...)                                                         \
+    if (hints & IC_HINT_AFTER) {                                                                   \
+        ic_abi_##R value = ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);                           \
+        if (!ic_hook_has_after(slot)) return value;                                                \
+        ic_abi_##R result = value; /* addressable only here: the common return stays in a reg */   \
+        ic_hook_notify(slot, args, &result, 0, IC_OBSERVE_AFTER, IC_ARG_COUNT);                    \
+        IC_NORMALIZE_RETURN()                                                                      \
+        return result;                                                                             \
+    }
+#define IC_AFTER_PATH_i(...) IC_AFTER_PATH_VALUE(i, __VA_ARGS__)
+#define IC_AFTER_PATH_q(...) IC_AFTER_PATH_VALUE(q, __VA_ARGS__)
+#define IC_AFTER_PATH_f(...) IC_AFTER_PATH_VALUE(f, __VA_ARGS__)
+#define IC_AFTER_PATH_d(...) IC_AFTER_PATH_VALUE(d, __VA_ARGS__)
 
 /* Without after hooks (the hint read before the call: a hook registered throughout the call is
  * seen either way) an observed body ends in a guaranteed tail call to the original (IC_MUSTTAIL):
@@ -110,23 +108,19 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
 #ifndef IC_MUSTTAIL
 #define IC_MUSTTAIL
 #endif
-#define IC_TAIL_CALL_v(TYPES, ...)
+#define IC_FINAL_v(TAIL, TYPES, ...)                                                               \
+    ((void(*) TYPES)original)(__VA_ARGS__);                                                        \
+    IC_AFTER(NULL)
+#define IC_FINAL_VALUE(R, TAIL, TYPES, ...) IC_##TAIL##_VALUE(R, TYPES, __VA_ARGS__)
+#define IC_FINAL_i(...)                     IC_FINAL_VALUE(i, __VA_ARGS__)
+#define IC_FINAL_q(...)                     IC_FINAL_VALUE(q, __VA_ARGS__)
+#define IC_FINAL_f(...)                     IC_FINAL_VALUE(f, __VA_ARGS__)
+#define IC_FINAL_d(...)                     IC_FINAL_VALUE(d, __VA_ARGS__)
 #define IC_TAIL_CALL_VALUE(R, TYPES, ...)                                                          \
-    if (!atomic_load_explicit(&slot->after_count, memory_order_acquire))                           \
-        IC_MUSTTAIL return ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);
-#define IC_TAIL_CALL_i(...) IC_TAIL_CALL_VALUE(i, __VA_ARGS__)
-#define IC_TAIL_CALL_q(...) IC_TAIL_CALL_VALUE(q, __VA_ARGS__)
-#define IC_TAIL_CALL_f(...) IC_TAIL_CALL_VALUE(f, __VA_ARGS__)
-#define IC_TAIL_CALL_d(...) IC_TAIL_CALL_VALUE(d, __VA_ARGS__)
-#define IC_SLOT_TAIL_CALL_v(TYPES, ...)
+    IC_MUSTTAIL return ((ic_abi_##R(*) TYPES)original)(__VA_ARGS__);
 #define IC_SLOT_TAIL_CALL_VALUE(R, TYPES, ...)                                                     \
-    if (!atomic_load_explicit(&slot->after_count, memory_order_acquire))                           \
-        IC_MUSTTAIL return ((ic_abi_##R(*)(IC_UNPAREN TYPES, ic_hook_slot *))original)(            \
-            __VA_ARGS__, hook_slot);
-#define IC_SLOT_TAIL_CALL_i(...) IC_SLOT_TAIL_CALL_VALUE(i, __VA_ARGS__)
-#define IC_SLOT_TAIL_CALL_q(...) IC_SLOT_TAIL_CALL_VALUE(q, __VA_ARGS__)
-#define IC_SLOT_TAIL_CALL_f(...) IC_SLOT_TAIL_CALL_VALUE(f, __VA_ARGS__)
-#define IC_SLOT_TAIL_CALL_d(...) IC_SLOT_TAIL_CALL_VALUE(d, __VA_ARGS__)
+    IC_MUSTTAIL return ((ic_abi_##R(*)(IC_UNPAREN TYPES, ic_hook_slot *))original)(__VA_ARGS__,    \
+                                                                                   hook_slot);
 
 /* With instead hooks: the chain runs in place of the original (its innermost layer calls the
  * original through the signature's frame call), then the after-observers. An object's observed
@@ -186,7 +180,12 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
  * trampoline is itself the body and finds its record first (see below). Narrow arguments are
  * re-extended only after before-observers ran, a narrow result only after after-observers: with
  * none, the registers pass through untouched. The result is addressable only once
- * after-observers run, so a call without them returns it straight from its register. */
+ * after-observers run, so a call without them returns it straight from its register.
+ * The slot's hints are one word: loaded before the before phase and again after it (the observers
+ * may have added or removed hooks), and a call then tests "instead, after or re-extension" once
+ * (IC_HINT_REEXTEND is cleared when no observer ran: nothing rewrote the arguments). The original
+ * is looked up before the re-extension, which changes no receiver or selector, and goes through
+ * it (ic_hook_normalize_arguments_passing), so it is kept in no callee-saved register. */
 #define IC_DEFINE_OBSERVED(R, NAME, FN, PARAMS, TYPES, ADDRS, EXTRA, FIND, SLOT, ORIGINAL, TAIL,   \
                            ...)                                                                    \
     static IC_HOT_ENTRY __attribute__((noinline)) ic_abi_##R FN(                                   \
@@ -198,18 +197,26 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow values are rea
         __attribute__((unused)) ic_sel cmd_in = cmd;                                               \
         void *args[] = {&self, &cmd IC_UNPAREN ADDRS};                                             \
         ic_imp original;                                                                           \
-        if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {                     \
+        uint32_t hints = ic_hook_hints(slot);                                                      \
+        if (hints & IC_HINT_BEFORE) {                                                              \
             ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, IC_ARG_COUNT);                  \
-            IC_NORMALIZE_ARGUMENTS()                                                               \
+            hints = ic_hook_hints(slot);                                                           \
             original = ORIGINAL(&self, cmd); /* as the observers left them */                      \
         } else {                                                                                   \
+            hints &= ~IC_HINT_REEXTEND;                                                            \
             original = ORIGINAL(&self, cmd_in); /* nothing ran: not reloaded from the frame */     \
         }                                                                                          \
-        if (IC_UNLIKELY(ic_hook_has_instead(slot))) {                                              \
-            IC_INSTEAD_CALL_##R(IC_RUN_INSTEAD_##TAIL, NAME)                                       \
+        if (IC_UNLIKELY(hints & (IC_HINT_INSTEAD | IC_HINT_AFTER | IC_HINT_REEXTEND))) {           \
+            if (hints & IC_HINT_REEXTEND) {                                                        \
+                original = ic_hook_normalize_arguments_passing(slot->sig, args, original);         \
+                hints = ic_hook_hints(slot);                                                       \
+            }                                                                                      \
+            if (hints & IC_HINT_INSTEAD) {                                                         \
+                IC_INSTEAD_CALL_##R(IC_RUN_INSTEAD_##TAIL, NAME)                                   \
+            }                                                                                      \
+            IC_AFTER_PATH_##R(TYPES, self, cmd, ##__VA_ARGS__)                                     \
         }                                                                                          \
-        IC_##TAIL##_##R(TYPES, self, cmd, ##__VA_ARGS__);                                          \
-        IC_OBSERVED_CALL_##R(TYPES, self, cmd, ##__VA_ARGS__)                                      \
+        IC_FINAL_##R(TAIL, TYPES, self, cmd, ##__VA_ARGS__)                                        \
     }
 
 /* NAME: function name suffix; PARAMS: parenthesized parameter list after self and _cmd;

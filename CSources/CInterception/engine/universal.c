@@ -241,8 +241,7 @@ finish(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_reg
                        (unsigned char *)regs + plan->ret.pieces[k].where, plan->ret.pieces[k].size);
         }
     }
-    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
-        ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, n);
+    if (ic_hook_has_after(slot)) ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, n);
     /* Observers or the chain may have stored only the low bytes of a narrow result. */
     if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, ret);
     finish_result(plan, regs, ret);
@@ -260,7 +259,7 @@ run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_cl
     unsigned char *scratch = (unsigned char *)scratch_storage;
     uint32_t n = plan->arg_count;
     locate(plan, regs, stack, scratch, args);
-    if (atomic_load_explicit(&slot->before_count, memory_order_acquire)) {
+    if (ic_hook_has_before(slot)) {
         ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, n);
         if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
         if (plan->gathers)
@@ -270,7 +269,7 @@ run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_cl
     }
     ic_imp original = original_of(slot, hook, args);
     bool instead = ic_hook_has_instead(slot);
-    if (!instead && !atomic_load_explicit(&slot->after_count, memory_order_acquire))
+    if (!instead && !ic_hook_has_after(slot))
         return ic_universal_answer(original, 0); /* the entry jumps to it */
     return ic_universal_answer(finish(plan, slot, regs, stack, scratch, args, original, instead),
                                0);
@@ -316,7 +315,7 @@ __attribute__((always_inline)) static inline ic_universal_next
 then(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original)
 {
     if (IC_UNLIKELY(ic_hook_has_instead(slot))) return finish_direct(slot, regs, original);
-    if (IC_LIKELY(!atomic_load_explicit(&slot->after_count, memory_order_acquire)))
+    if (IC_LIKELY(!ic_hook_has_after(slot)))
         return ic_universal_answer(original, 0); /* the entry jumps to it */
     regs->after_slot = slot;
     return ic_universal_answer(original, slot->universal_plan->call);
@@ -373,7 +372,7 @@ __attribute__((always_inline)) static inline ic_universal_next run(const ic_hook
     if (IC_UNLIKELY(slot->universal_general))
         return run_general(slot->universal_plan, slot, hook, regs,
                            (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET);
-    if (atomic_load_explicit(&slot->before_count, memory_order_acquire))
+    if (ic_hook_has_before(slot))
         return hook ? before_class(hook, regs) : before_object(slot, regs);
     ic_imp original;
     if (hook) {
@@ -433,7 +432,7 @@ after_gathered(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_unive
     for (unsigned k = 0; k < plan->ret.piece_count; k++)
         memcpy((unsigned char *)ret + plan->ret.pieces[k].offset,
                (unsigned char *)regs + plan->ret.pieces[k].where, plan->ret.pieces[k].size);
-    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+    if (ic_hook_has_after(slot))
         ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
     finish_result(plan, regs, ret);
 }
@@ -452,7 +451,7 @@ IC_HOT_ENTRY void ic_universal_after(ic_universal_regs *regs)
     void *args[IC_UNIVERSAL_MAX_ARGS];
     view(plan, regs, args);
     void *ret = result_address(plan, regs, NULL);
-    if (atomic_load_explicit(&slot->after_count, memory_order_acquire))
+    if (ic_hook_has_after(slot))
         ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
     /* Observers may have stored only the low bytes of a narrow result. */
     if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, ret);
