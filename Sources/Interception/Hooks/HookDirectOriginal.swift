@@ -42,7 +42,7 @@ extension HookFrame {
     )
         -> UInt64
     {
-        registers.callLeavingVectors(
+        registers.call(
             imp, receiver: typedArgumentStorage(call, 0).load(as: OpaquePointer?.self),
             selector: typedArgumentStorage(call, 1).load(as: OpaquePointer?.self), vectorResult: vectorResult)
     }

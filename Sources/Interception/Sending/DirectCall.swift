@@ -122,7 +122,7 @@ struct DirectCallShape: Sendable {
 #if (arch(x86_64) || arch(arm64)) && !os(Windows)
     // Calls with no floating-point argument or result, by their number of integer arguments
     // after self and _cmd: neither the vector registers nor unused integer ones are set
-    // (``RegisterFile/callLeavingVectors(_:receiver:selector:vectorResult:)``).
+    // (``RegisterFile/call(_:receiver:selector:vectorResult:)``).
     @usableFromInline typealias DirectIntegerIMP0 = @convention(c) (OpaquePointer?, OpaquePointer?) -> UInt64
     @usableFromInline
     typealias DirectIntegerIMP1 = @convention(c) (OpaquePointer?, OpaquePointer?, UInt64) -> UInt64
@@ -165,19 +165,17 @@ struct RegisterFile {
         }
     }
 
-    /// ``call(_:receiver:selector:vectorResult:)`` of a call with no floating-point argument or
-    /// result (no vector register placed): only the integer registers it uses are set, which
-    /// saves zeroing up to eleven (a typed instead hook's direct call of its original, perf on
-    /// `swift_hook_instead_typed`; sends keep the one call type).
+    /// Calls `imp` with the receiver, the selector and these registers; returns the bits of the
+    /// result register (`xmm0`/`v0` if `vectorResult`, else `rax`/`x0`). A call with no
+    /// floating-point argument or result sets only the integer registers it uses (the count is a
+    /// constant where the arguments' types state their slots): zeroing the eight vector
+    /// registers and the unused integer ones cost about ten instructions a call (callgrind, a
+    /// typed instead hook's direct call of its original).
     @inlinable @inline(__always)
-    func callLeavingVectors(
-        _ imp: ic_imp, receiver: OpaquePointer?, selector: OpaquePointer?, vectorResult: Bool
-    )
-        -> UInt64
+    func call(_ imp: ic_imp, receiver: OpaquePointer?, selector: OpaquePointer?, vectorResult: Bool) -> UInt64
     {
         #if (arch(x86_64) || arch(arm64)) && !os(Windows)
             if vectorCount == 0, !vectorResult {
-                // The count is a constant where the arguments' types state their slots.
                 switch integerCount {
                 case 0: return unsafeBitCast(imp, to: DirectIntegerIMP0.self)(receiver, selector)
                 case 1: return unsafeBitCast(imp, to: DirectIntegerIMP1.self)(receiver, selector, integers.0)
@@ -192,16 +190,6 @@ struct RegisterFile {
                         receiver, selector, integers.0, integers.1, integers.2, integers.3)
                 }
             }
-        #endif
-        return call(imp, receiver: receiver, selector: selector, vectorResult: vectorResult)
-    }
-
-    /// Calls `imp` with the receiver, the selector and these registers; returns the bits of the
-    /// result register (`xmm0`/`v0` if `vectorResult`, else `rax`/`x0`).
-    @inlinable @inline(__always)
-    func call(_ imp: ic_imp, receiver: OpaquePointer?, selector: OpaquePointer?, vectorResult: Bool) -> UInt64
-    {
-        #if (arch(x86_64) || arch(arm64)) && !os(Windows)
             let self_ = UInt64(UInt(bitPattern: receiver))
             let cmd = UInt64(UInt(bitPattern: selector))
             #if arch(x86_64)
