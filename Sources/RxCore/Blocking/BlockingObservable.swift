@@ -27,21 +27,21 @@ public struct BlockingObservable<Element> {
 
     /// All the elements, once the sequence completes; throws its error.
     public func toArray() throws -> [Element] {
-        let result = run(stopAfterFirst: false)
+        let result = run()
         if let error = result.error { throw error }
         return result.elements
     }
 
     /// The first element, or nil if the sequence completes empty; throws its error.
     public func first() throws -> Element? {
-        let result = run(stopAfterFirst: true)
+        let result = run(stopAfter: 1)
         if let error = result.error { throw error }
         return result.elements.first
     }
 
     /// The last element, or nil if the sequence completes empty; throws its error.
     public func last() throws -> Element? {
-        let result = run(stopAfterFirst: false)
+        let result = run()
         if let error = result.error { throw error }
         return result.elements.last
     }
@@ -52,28 +52,33 @@ public struct BlockingObservable<Element> {
     }
 
     /// The only element `predicate` accepts; throws `RxError.noElements` or
-    /// `RxError.moreThanOneElement` otherwise.
+    /// `RxError.moreThanOneElement` otherwise. Stops at the second accepted element, as RxBlocking
+    /// does: `predicate` sees no element after it, and a sequence that never ends still answers.
     public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
-        let elements = try BlockingObservable(source: source.filter(predicate), timeout: timeout).toArray()
-        guard let element = elements.first else { throw RxError.noElements }
-        guard elements.count == 1 else { throw RxError.moreThanOneElement }
+        let result = run(stopAfter: 2, where: predicate)
+        if let error = result.error { throw error }
+        guard let element = result.elements.first else { throw RxError.noElements }
+        guard result.elements.count == 1 else { throw RxError.moreThanOneElement }
         return element
     }
 
     /// The elements and how the sequence ended (a timeout is a failure with `RxError.timeout`).
     public func materialize() -> MaterializedSequenceResult<Element> {
-        let result = run(stopAfterFirst: false)
+        let result = run()
         if let error = result.error {
             return .failed(elements: result.elements, error: error)
         }
         return .completed(elements: result.elements)
     }
 
-    /// Subscribes, waits for the end (or the first element) and returns what arrived.
-    private func run(stopAfterFirst: Bool) -> (elements: [Element], error: Swift.Error?) {
-        let state = BlockingState<Element>()
+    /// Subscribes, waits for the end (or for `max` elements `predicate` accepts) and returns
+    /// the accepted elements that arrived.
+    private func run(stopAfter max: Int? = nil, where predicate: ((Element) throws -> Bool)? = nil)
+        -> (elements: [Element], error: Swift.Error?)
+    {
+        let state = BlockingState<Element>(max: max, predicate: predicate)
         let subscription = source.subscribe { event in
-            state.record(event, stopAfterFirst: stopAfterFirst)
+            state.record(event)
         }
         let finished: Bool
         if Thread.isMainThread {
@@ -96,8 +101,26 @@ private final class BlockingState<Element>: @unchecked Sendable {
     private var elements: [Element] = []
     private var error: Swift.Error?
     private var ended = false
+    /// How many accepted elements end the wait (`nil`: only the sequence's end does).
+    private let max: Int?
+    /// Which elements count (`nil`: all); called outside `lock`, never after the end.
+    private let predicate: ((Element) throws -> Bool)?
 
-    func record(_ event: Event<Element>, stopAfterFirst: Bool) {
+    init(max: Int?, predicate: ((Element) throws -> Bool)?) {
+        self.max = max
+        self.predicate = predicate
+    }
+
+    func record(_ event: Event<Element>) {
+        var event = event
+        if case .next(let element) = event, let predicate {
+            guard !isEnded else { return }
+            do {
+                guard try predicate(element) else { return }
+            } catch {
+                event = .error(error)
+            }
+        }
         lock.lock()
         if ended {
             lock.unlock()
@@ -106,7 +129,7 @@ private final class BlockingState<Element>: @unchecked Sendable {
         switch event {
         case .next(let element):
             elements.append(element)
-            ended = stopAfterFirst
+            if let max, elements.count >= max { ended = true }
         case .error(let error):
             self.error = error
             ended = true

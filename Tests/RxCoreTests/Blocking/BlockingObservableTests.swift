@@ -22,6 +22,26 @@ extension RxCoreTests {
             #expect(throws: RxError.self) { try Observable.of(1, 2).toBlocking().single() }
         }
 
+        @Test(
+            "Single stops at the second accepted element: the predicate sees no later one, and an endless sequence still answers"
+        )
+        func singleStopsAtTheSecondMatch() throws {
+            var seen: [Int] = []
+            #expect(throws: RxError.self) {
+                try Observable.of(42, 43, 44, 45).toBlocking().single {
+                    seen.append($0)
+                    return $0 % 2 == 0
+                }
+            }
+            #expect(seen == [42, 43, 44])
+            let endless = Observable.of(1, 2).concat(Observable<Int>.never())
+            #expect(throws: RxError.self) { try endless.toBlocking().single() }
+            #expect(try Observable.of(1, 2, 3).toBlocking().single { $0 == 2 } == 2)
+            #expect(throws: TestError.self) {
+                try Observable.of(1, 2).toBlocking().single { _ in throw TestError(7) }
+            }
+        }
+
         @Test("Materialize reports the elements and how the sequence ended; a timeout is a failure")
         func materializeAndTimeout() throws {
             guard case .completed(let elements) = Observable.of(1, 2).toBlocking().materialize() else {

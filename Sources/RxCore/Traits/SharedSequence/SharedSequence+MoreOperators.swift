@@ -94,7 +94,7 @@ extension SharedSequence {
         SharingStrategy, Element
     >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(raw: Observable.concat(sequence.lazy.map { $0.asObservable() }))
+        SharedSequence(Observable.concat(sequence.lazy.map { $0.asObservable() }))
     }
 
     /// Emits the elements of each sequence of `collection` in turn.
@@ -102,7 +102,7 @@ extension SharedSequence {
         SharingStrategy, Element
     >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(raw: Observable.concat(collection.lazy.map { $0.asObservable() }))
+        SharedSequence(Observable.concat(collection.lazy.map { $0.asObservable() }))
     }
 
     /// Merges the elements of the sequences of `sources`.
@@ -110,14 +110,14 @@ extension SharedSequence {
         SharingStrategy, Element
     >
     where Sources.Element == SharedSequence<SharingStrategy, Element> {
-        SharedSequence(raw: Observable.merge(sources.map { $0.asObservable() }))
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// Merges the elements of `sources`.
     public static func merge(_ sources: [SharedSequence<SharingStrategy, Element>])
         -> SharedSequence<SharingStrategy, Element>
     {
-        SharedSequence(raw: Observable.merge(sources.map { $0.asObservable() }))
+        SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
 
     /// Emits the elements of `sequence` (on the scheduler) and completes.
@@ -189,14 +189,14 @@ extension SharedSequence where Element == Any {
 extension SharedSequence where Element: RxAbstractInteger {
     /// Emits `0, 1, 2, …` every `period` (on the scheduler).
     public static func interval(_ period: RxTimeInterval) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(raw: Observable.interval(period, scheduler: SharingStrategy.scheduler))
+        SharedSequence(Observable.interval(period, scheduler: SharingStrategy.scheduler))
     }
 
     /// Emits `0` after `dueTime`, then every `period` (on the scheduler).
     public static func timer(_ dueTime: RxTimeInterval, period: RxTimeInterval)
         -> SharedSequence<SharingStrategy, Element>
     {
-        SharedSequence(raw: Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
+        SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
     }
 }
 

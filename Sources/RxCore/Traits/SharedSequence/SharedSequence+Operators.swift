@@ -83,7 +83,7 @@ extension SharedSequenceConvertibleType {
 
     /// Emits `element` before the elements of this sequence.
     public func startWith(_ element: Element) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(raw: asObservable().startWith(element))
+        SharedSequence(asObservable().startWith(element))
     }
 
     /// Drops the first `count` elements.
