@@ -4,8 +4,8 @@
 ///
 /// `lock` is recursive because a scheduler may run an action at once, from inside a call that
 /// holds it (a timer scheduled with a zero due time on an immediate scheduler). It guards the
-/// subclass's state and is held while forwarding. `timer` holds the pending timer; disposing the
-/// subscription disposes it (see ``SourceProducer/run(timed:)``).
+/// subclass's state and is held while forwarding, except by `delay` (see its sink). `timer` holds
+/// the pending timer; disposing the subscription disposes it (see ``SourceProducer/run(timed:)``).
 class TimedSink<Parameters, Observer: ObserverType>: ParameterSink<Parameters, Observer> {
     final let lock = RxLock(recursive: true)
     final let timer = SerialDisposable()
