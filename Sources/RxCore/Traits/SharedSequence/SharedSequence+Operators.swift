@@ -22,24 +22,30 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().filter(predicate))
     }
 
-    /// Follows the sequence `selector` returns for the latest element.
-    public func flatMapLatest<Sharing>(_ selector: @escaping (Element) -> Sharing)
-        -> SharedSequence<SharingStrategy, Sharing.Element>
-    where Sharing: SharedSequenceConvertibleType, Sharing.SharingStrategy == SharingStrategy {
+    /// Follows the sequence `selector` returns for the latest element. The result shares and
+    /// delivers as the inner sequences do: its strategy is theirs (a driver mapped to signals is
+    /// a signal), as in RxCocoa.
+    public func flatMapLatest<Sharing, Result>(
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
+    ) -> SharedSequence<Sharing, Result> {
         SharedSequence(asObservable().flatMapLatest { selector($0).asObservable() })
     }
 
-    /// Merges the sequences `selector` returns for each element.
-    public func flatMap<Sharing>(_ selector: @escaping (Element) -> Sharing)
-        -> SharedSequence<SharingStrategy, Sharing.Element>
-    where Sharing: SharedSequenceConvertibleType, Sharing.SharingStrategy == SharingStrategy {
+    /// Merges the sequences `selector` returns for each element. The result shares and delivers
+    /// as the inner sequences do: its strategy is theirs (a driver mapped to signals is a
+    /// signal), as in RxCocoa.
+    public func flatMap<Sharing, Result>(
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
+    ) -> SharedSequence<Sharing, Result> {
         SharedSequence(asObservable().flatMap { selector($0).asObservable() })
     }
 
-    /// Ignores elements while the sequence `selector` returned for an earlier one runs.
-    public func flatMapFirst<Sharing>(_ selector: @escaping (Element) -> Sharing)
-        -> SharedSequence<SharingStrategy, Sharing.Element>
-    where Sharing: SharedSequenceConvertibleType, Sharing.SharingStrategy == SharingStrategy {
+    /// Ignores elements while the sequence `selector` returned for an earlier one runs. The
+    /// result shares and delivers as the inner sequences do: its strategy is theirs (a driver
+    /// mapped to signals is a signal), as in RxCocoa.
+    public func flatMapFirst<Sharing, Result>(
+        _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
+    ) -> SharedSequence<Sharing, Result> {
         SharedSequence(asObservable().flatMapFirst { selector($0).asObservable() })
     }
 

@@ -14,6 +14,32 @@ extension RxCoreTests {
             }
         }
 
+        @Test(
+            "flatMap, flatMapLatest and flatMapFirst take the inner sequences' strategy: a driver mapped to signals is a signal"
+        )
+        func flatMapsTakeTheInnerStrategy() {
+            let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+            SharingScheduler.mock(scheduler: scheduler) {
+                let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(300)])
+                let driver = xs.asDriver(onErrorJustReturn: -1)
+                let signals: [Signal<Int>] = [
+                    driver.flatMap { Signal.just($0 * 10) },
+                    driver.flatMapLatest { Signal.just($0 * 10) },
+                    driver.flatMapFirst { Signal.just($0 * 10) },
+                ]
+                let observers = signals.map { _ in scheduler.createObserver(Int.self) }
+                scheduler.scheduleAt(200) {
+                    for (signal, observer) in zip(signals, observers) {
+                        _ = signal.asObservable().subscribe(observer)
+                    }
+                }
+                scheduler.start()
+                for observer in observers {
+                    #expect(observer.events.compactMap(\.value.element) == [10, 20])
+                }
+            }
+        }
+
         @Test("zip and combineLatest of drivers as tuples")
         func tuples() {
             let scheduler = TestScheduler(initialClock: 0)
