@@ -448,6 +448,63 @@ ICB_HOT_LOOP static double run_intercept_next(uint64_t ops)
     return time_prepare_and_release(objects, made, ops);
 }
 
+/* ---- closure IMPs ---------------------------------------------------------------------- */
+
+/* vec: implemented by a closure IMP: a universal trampoline stub, and a libffi closure (forced
+ * by the environment switch while it is made). */
+static ic_id closure_universal, closure_libffi;
+
+/* vec:'s frame callback: {k, 2k, 3k}, counted as an observed call (struct_loop checks the
+ * count). */
+static void vec_closure(ic_invocation *call, void *context)
+{
+    (void)context;
+    double k;
+    ic_invocation_get_argument(call, 2, &k);
+    icb_vec3 v = {k, 2 * k, 3 * k};
+    ic_invocation_set_return_value(call, &v);
+    observed_calls++;
+}
+
+static ic_id make_closure_object(const char *name, ic_closure_kind expected)
+{
+    const ic_signature *sig = ic_signature_parse("{icb_vec3=ddd}@:d");
+    ic_imp imp = sig ? ic_closure_imp_create(sig, vec_closure, NULL, NULL) : NULL;
+    ic_class *cls = imp ? ic_class_allocate(name, NULL, 0) : NULL;
+    if (!cls || ic_class_add_method(cls, sel_vec, imp, "{icb_vec3=ddd}@:d") ||
+        ic_class_register(cls)) {
+        fail("closure class");
+        return NULL;
+    }
+    if (ic_closure_imp_kind(imp) != expected) {
+        fprintf(stderr, "interception-bench: closure kind %d, expected %d\n",
+                (int)ic_closure_imp_kind(imp), (int)expected);
+        return NULL;
+    }
+    return ic_class_create_instance(cls);
+}
+
+static int prepare_closures(void)
+{
+    if (closure_universal) return 0;
+    if (prepare_shared()) return -1;
+    closure_universal = make_closure_object("BenchClosureUniversal", IC_CLOSURE_KIND_UNIVERSAL);
+    setenv("IC_CLOSURE_FORCE_LIBFFI", "1", 1);
+    closure_libffi = make_closure_object("BenchClosureLibffi", IC_CLOSURE_KIND_LIBFFI);
+    unsetenv("IC_CLOSURE_FORCE_LIBFFI");
+    return closure_universal && closure_libffi ? 0 : -1;
+}
+
+ICB_HOT_LOOP static double run_closure_struct(uint64_t ops)
+{
+    return struct_loop(closure_universal, ops);
+}
+
+ICB_HOT_LOOP static double run_closure_libffi_struct(uint64_t ops)
+{
+    return struct_loop(closure_libffi, ops);
+}
+
 /* ---- the table ----------------------------------------------------------------------------- */
 
 static const icb_case cases[] = {
@@ -490,6 +547,12 @@ static const icb_case cases[] = {
     {"forwarded_libffi_struct_return",
      "vec: returning a 24-byte struct, libffi closure, one after-observer", prepare_shared,
      run_libffi_struct},
+    {"closure_struct_return",
+     "vec: implemented by a closure IMP (universal trampoline stub) returning a 24-byte struct",
+     prepare_closures, run_closure_struct},
+    {"closure_libffi_struct_return",
+     "vec: implemented by a closure IMP (libffi closure, forced) returning a 24-byte struct",
+     prepare_closures, run_closure_libffi_struct},
     {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer", prepare_shared,
      run_void_noargs},
     {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",

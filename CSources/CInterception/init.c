@@ -1,7 +1,8 @@
 /*
  * init.c — the composition root: one-time initialization of every layer (the engine's epoch
  * reclaimer, well-known selectors, the root class, the forwarding resolver the runtime calls on
- * a lookup miss, the interception engine's dealloc hooks). It sits above all the layer folders:
+ * a lookup miss, the universal trampoline's closure stubs for closure IMPs, the interception
+ * engine's dealloc hooks). It sits above all the layer folders:
  * it is the one file that includes from every one of them, and the only place where a lower
  * layer is handed a function of a higher one. Runs when the library is loaded (constructor) and, in
  * case another constructor calls the runtime first, on the first call of any entry point that can
@@ -11,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "engine/epoch.h"
+#include "engine/universal_closure.h"
 #include "ffi/forward.h"
 #include "ffi/invocation.h"
 #include "runtime/class.h"
@@ -27,6 +29,8 @@ static void initialize(void)
     ic_selectors_init();
     ic_message_unrecognized = ic_forward_resolve;
     ic_invocation_typed_call_resolver = ic_typed_frame_call_for;
+    ic_closure_universal_take = ic_universal_closure_take;
+    ic_closure_universal_give_back = ic_universal_closure_give_back;
     ic_root_class_init();
     ic_engine_init();
 }

@@ -4,6 +4,8 @@
  * and inside the original (called from the entry's own frame, because an after-observer needs
  * the result) must walk on to the sender and every caller above it, exactly as a backtrace the
  * sender takes itself. The method has stack arguments on both ABIs (ten integer arguments).
+ * The same for a closure IMP of that signature (a universal trampoline stub and its entry): a
+ * backtrace inside its callback reaches the sender's callers.
  */
 #include <execinfo.h>
 #include <string.h>
@@ -17,7 +19,7 @@ typedef struct trace {
     int count;
 } trace;
 
-static trace in_observer, in_method, in_sender;
+static trace in_observer, in_method, in_closure, in_sender;
 
 typedef long long (*unwind_fn)(ic_id, ic_sel, long long, long long, long long, long long, long long,
                                long long, long long, long long, long long, long long);
@@ -43,6 +45,20 @@ static void unwind_after(ic_invocation *call, void *context)
 {
     (void)call;
     (void)context;
+}
+
+/* The closure's callback: the same result as unwind_method, and a backtrace. */
+static void unwind_closure(ic_invocation *call, void *context)
+{
+    (void)context;
+    in_closure.count = backtrace(in_closure.frames, CM_FRAMES);
+    long long sum = 0;
+    for (size_t i = 0; i < 10; i++) {
+        long long x;
+        ic_invocation_get_argument(call, 2 + i, &x);
+        sum += (long long)(i + 1) * x;
+    }
+    ic_invocation_set_return_value(call, &sum);
 }
 
 /* The sender: its own backtrace, then the message (not a tail call: the result is used). */
@@ -100,4 +116,24 @@ void cm_run_unwind(void)
     for (size_t i = 0; i < 2; i++)
         if (tokens[i]) ic_hook_remove(tokens[i]);
     ic_release(obj);
+
+    cm_case(area);
+    ic_imp closure =
+        ic_closure_imp_create(ic_signature_parse(method.types), unwind_closure, NULL, NULL);
+    if (!cm_check(area, closure != NULL, "creating the closure: %s", ic_error_message())) return;
+    cm_check(area, ic_closure_imp_kind(closure) == IC_CLOSURE_KIND_UNIVERSAL,
+             "the closure is of kind %d, not a universal trampoline stub",
+             (int)ic_closure_imp_kind(closure));
+    const cm_method closure_method = {"unwind", closure, method.types, false};
+    ic_class *closure_cls = cm_class(area, "CMUnwindClosure", NULL, 0, &closure_method, 1);
+    if (closure_cls) {
+        ic_id target = ic_class_create_instance(closure_cls);
+        long long r = send_traced(target, sel);
+        cm_check(area, r == 386, "the closure returned %lld, expected 386", r);
+        cm_check(area, reaches_sender_callers(&in_closure),
+                 "a backtrace in a closure's callback (%d frames) does not reach the sender's "
+                 "callers (%d frames)",
+                 in_closure.count, in_sender.count);
+        ic_release(target);
+    }
 }

@@ -8,7 +8,8 @@
  * result's bits.
  *
  * Which entry a closure gets is derived from the ABI (cm_register_shape): a register entry for a
- * signature whose values all fit the registers, libffi for every other.
+ * signature whose values all fit the registers, a universal trampoline stub for every other the
+ * universal trampoline takes (cm_generic_entry), libffi for the rest.
  */
 #include <string.h>
 
@@ -79,9 +80,10 @@ static bool closure(cm_area *area, const ict_matrix_case *m, const void *direct,
     }
     bool shape = cm_register_shape(m);
     ic_closure_kind kind = ic_closure_imp_kind(imp);
-    ic_closure_kind expected = !shape      ? IC_CLOSURE_KIND_LIBFFI
-                               : registers ? IC_CLOSURE_KIND_REGISTERS
-                                           : IC_CLOSURE_KIND_REGISTER_FRAME;
+    ic_closure_kind expected =
+        shape ? (registers ? IC_CLOSURE_KIND_REGISTERS : IC_CLOSURE_KIND_REGISTER_FRAME)
+        : cm_generic_entry(m) == IC_ENTRY_UNIVERSAL ? IC_CLOSURE_KIND_UNIVERSAL
+                                                    : IC_CLOSURE_KIND_LIBFFI;
     cm_check(area, kind == expected, "closure kind %d, expected %d (register shape: %s)", (int)kind,
              (int)expected, shape ? "yes" : "no");
 

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "hook.h"
 #include "universal.h"
+#include "universal_closure.h"
 
 #if IC_UNIVERSAL_SUPPORTED
 
@@ -501,6 +502,21 @@ ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void *
                    (unsigned char *)&image + v->pieces[k].where, v->pieces[k].size);
     }
     return IC_OK;
+}
+
+void *ic_universal_frame_view(const ic_universal_plan *plan, ic_universal_regs *regs,
+                              unsigned char *scratch, void **args)
+{
+    if (ic_universal_plan_general(plan))
+        locate(plan, regs, (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch, args);
+    else
+        view(plan, regs, args); /* the precomputed offsets (half the dispatcher's time otherwise) */
+    return result_address(plan, regs, scratch);
+}
+
+void ic_universal_frame_return(const ic_universal_plan *plan, ic_universal_regs *regs, void *ret)
+{
+    finish_result(plan, regs, ret);
 }
 
 #else /* no universal trampoline on this CPU: never planned, never called */

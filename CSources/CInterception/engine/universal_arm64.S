@@ -20,6 +20,8 @@
  */
 #if defined(__aarch64__)
 
+#include "universal_closure.h"
+
         .text
 
 /* The save area (ic_universal_regs) is IC_UNIVERSAL_SAVE bytes at the bottom of the entry's
@@ -51,7 +53,9 @@
         stp q2, q3, [\base, #256]
 .endm
 
-.macro IC_UNIVERSAL_ENTRY name, dispatch, vec
+/* \closure: an entry of closure stubs (universal_closure.h): the dispatcher is given the stub's
+ * slot (x9) rather than self and _cmd, and always answers none (the result in the save area). */
+.macro IC_UNIVERSAL_ENTRY name, dispatch, vec, closure=0
         .p2align 4
         .globl \name
         .hidden \name
@@ -78,8 +82,12 @@
         stp q6, q7, [sp, #176]
         .endif
         .endif
+        .if \closure
+        mov x1, x9
+        .else
         mov x2, x1
         mov x1, x0
+        .endif
         mov x0, sp
         bl \dispatch
         cbz x0, 1f
@@ -147,6 +155,32 @@ IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 2
  * saved nor restored. */
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0
+
+/* The entries of closure stubs, by the vector registers saved. */
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry, ic_universal_closure_dispatch, 8, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_vec2, ic_universal_closure_dispatch, 2, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_novec, ic_universal_closure_dispatch, 0, 1
+
+/* The closure stubs: stub k (IC_UNIVERSAL_CLOSURE_STUB bytes at ic_universal_closure_stubs + k
+ * times that) puts slot k's address in x9 (not an argument register, not x8) and branches to the
+ * entry the slot names (through x10). They touch neither the stack nor an argument register: one
+ * CFI procedure with the rule at a call's entry (the return address in x30) covers them all. */
+        .p2align 4
+        .globl ic_universal_closure_stubs
+        .hidden ic_universal_closure_stubs
+        .type ic_universal_closure_stubs, %function
+ic_universal_closure_stubs:
+        .cfi_startproc
+        .set ic_stub_index, 0
+        .rept IC_UNIVERSAL_CLOSURES
+        adrp x9, ic_universal_closure_slots + ic_stub_index * IC_UNIVERSAL_CLOSURE_SLOT
+        add x9, x9, :lo12:ic_universal_closure_slots + ic_stub_index * IC_UNIVERSAL_CLOSURE_SLOT
+        ldr x10, [x9]
+        br x10
+        .set ic_stub_index, ic_stub_index + 1
+        .endr
+        .cfi_endproc
+        .size ic_universal_closure_stubs, .-ic_universal_closure_stubs
 
 /* void ic_universal_call(const ic_universal_regs *in (x0), const void *stack (x1),
  *                        size_t stack_bytes (x2), ic_imp fn (x3), ic_universal_regs *out (x4),

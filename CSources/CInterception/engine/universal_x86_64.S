@@ -22,6 +22,8 @@
  */
 #if defined(__x86_64__)
 
+#include "universal_closure.h"
+
         .text
 
 /* The save area (ic_universal_regs) is IC_UNIVERSAL_SAVE bytes at the bottom of the entry's
@@ -60,7 +62,9 @@
         movaps %xmm1, 224(\base)
 .endm
 
-.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87
+/* \closure: an entry of closure stubs (universal_closure.h): the dispatcher is given the stub's
+ * slot (r10) rather than self and _cmd, and always answers none (the result in the save area). */
+.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87, closure=0
         .p2align 4
         .globl \name
         .hidden \name
@@ -91,7 +95,9 @@
         movaps %xmm7, 176(%rsp)
         .endif
         .endif
-        .if \sret
+        .if \closure
+        movq %r10, %rsi
+        .elseif \sret
         /* self and _cmd in rsi and rdx already */
         .else
         movq %rsi, %rdx
@@ -177,6 +183,37 @@ IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_vec2, ic_universal_object_dispa
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_vec2, ic_universal_class_dispatch, 0, 2, 1
 IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_novec, ic_universal_object_dispatch, 0, 0, 1
 IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_novec, ic_universal_class_dispatch, 0, 0, 1
+
+/* The entries of closure stubs, by where the result goes and the vector registers saved. */
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry, ic_universal_closure_dispatch, 0, 8, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_vec2, ic_universal_closure_dispatch, 0, 2, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_novec, ic_universal_closure_dispatch, 0, 0, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret, ic_universal_closure_dispatch, 1, 8, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret_vec2, ic_universal_closure_dispatch, 1, 2, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret_novec, ic_universal_closure_dispatch, 1, 0, 0, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87, ic_universal_closure_dispatch, 0, 8, 1, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87_vec2, ic_universal_closure_dispatch, 0, 2, 1, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87_novec, ic_universal_closure_dispatch, 0, 0, 1, 1
+
+/* The closure stubs: stub k (IC_UNIVERSAL_CLOSURE_STUB bytes at ic_universal_closure_stubs + k
+ * times that) puts slot k's address in r10 (not an argument register) and jumps to the entry the
+ * slot names. They touch neither the stack nor an argument register: one CFI procedure with the
+ * rule at a call's entry (the return address at the stack pointer) covers them all. */
+        .p2align 4
+        .globl ic_universal_closure_stubs
+        .hidden ic_universal_closure_stubs
+        .type ic_universal_closure_stubs, @function
+ic_universal_closure_stubs:
+        .cfi_startproc
+        .set ic_stub_index, 0
+        .rept IC_UNIVERSAL_CLOSURES
+        leaq ic_universal_closure_slots + ic_stub_index * IC_UNIVERSAL_CLOSURE_SLOT(%rip), %r10
+        jmp *(%r10)
+        .p2align 4, 0xcc
+        .set ic_stub_index, ic_stub_index + 1
+        .endr
+        .cfi_endproc
+        .size ic_universal_closure_stubs, .-ic_universal_closure_stubs
 
 /* void ic_universal_call(const ic_universal_regs *in (rdi), const void *stack (rsi),
  *                        size_t stack_bytes (rdx), ic_imp fn (rcx), ic_universal_regs *out (r8),

@@ -14,9 +14,12 @@
  * `frame_run`, which points a frame invocation at the saved values and calls the frame callback.
  * No libffi on the call. Entry k finds what it needs in `entry_slots[k]`; there are
  * IC_REGISTER_ENTRIES per result class (integer or vector), handed out first come and given back
- * on destroy. Every other signature, and any once the entries are taken, gets a libffi closure
- * (about a hundred nanoseconds more per call, measured with the benchmark's
- * `send_to_swift_method`).
+ * on destroy. Every other method signature the universal trampoline can take (structs, long
+ * double, stack arguments: engine/universal.h) gets one of its closure stubs while one is free
+ * (engine/universal_closure.h, reached through ic_closure_universal_take: this layer does not
+ * include the engine's): the frame callback over the saved registers, no libffi either. Anything
+ * else, and any once those are taken, gets a libffi closure (about a hundred nanoseconds more per
+ * call, measured with the benchmark's `send_to_swift_method` and `closure_struct_return`).
  *
  * Locking: ic_closure_lock guards `registry` (IMP → record) and the entries' free list. The
  * handlers take no lock: a libffi closure is given its own immutable record as user data; a
@@ -36,7 +39,8 @@
 typedef struct closure_record {
     ffi_closure *closure;    /* owned; freed by ic_closure_imp_destroy; NULL for an entry */
     int entry;               /* register entry index (vector results: + IC_REGISTER_ENTRIES), or
-                                -1 for a libffi closure */
+                                -1 for a universal stub or a libffi closure */
+    int universal;           /* universal closure stub index, or -1 */
     ic_imp imp;              /* the closure's executable address */
     const ic_signature *sig; /* immortal */
     ic_closure_fn fn;
@@ -47,6 +51,10 @@ typedef struct closure_record {
 
 /* IMP → closure_record. Guarded by ic_closure_lock. */
 static ic_map registry = IC_MAP_INIT(IC_MAP_WORD_KEYS);
+
+ic_imp (*ic_closure_universal_take)(const ic_signature *sig, ic_closure_fn fn, void *context,
+                                    int *index);
+void (*ic_closure_universal_give_back)(int index);
 
 static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_data)
 {
@@ -252,6 +260,14 @@ static void give_back_entry(closure_record *rec)
 
 /* ---- records ------------------------------------------------------------------------------- */
 
+/* Whether the environment asks for libffi closures (IC_CLOSURE_FORCE_LIBFFI set and not "0",
+ * ic_closure.h): read when a closure is made. */
+static bool forced_to_libffi(void)
+{
+    const char *value = getenv("IC_CLOSURE_FORCE_LIBFFI");
+    return value && *value && strcmp(value, "0") != 0;
+}
+
 /* `registers`: whether the record may take a register entry (public closure IMPs; the
  * runtime's own immortal forwarding closures keep to libffi and leave the entries to users). */
 static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
@@ -274,8 +290,14 @@ static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
     rec->context = context;
     rec->release = release;
     rec->entry = -1;
+    rec->universal = -1;
+    if (registers && forced_to_libffi()) registers = false;
     if (registers) take_entry(rec);
     if (rec->entry >= 0) return rec;
+    if (registers && ic_closure_universal_take) {
+        rec->imp = ic_closure_universal_take(sig, fn, context, &rec->universal);
+        if (rec->imp) return rec;
+    }
     void *code = NULL;
     ffi_closure *closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
     if (!closure) {
@@ -301,6 +323,8 @@ static void free_record(closure_record *rec)
 {
     if (rec->entry >= 0)
         give_back_entry(rec);
+    else if (rec->universal >= 0)
+        ic_closure_universal_give_back(rec->universal);
     else
         ffi_closure_free(rec->closure);
     free(rec);
@@ -370,9 +394,10 @@ static bool read_record(ic_imp imp, closure_info *info)
     if (rec) {
         info->context = rec->context;
         info->sig = rec->sig;
-        info->kind = rec->entry < 0     ? IC_CLOSURE_KIND_LIBFFI
-                     : rec->register_fn ? IC_CLOSURE_KIND_REGISTERS
-                                        : IC_CLOSURE_KIND_REGISTER_FRAME;
+        info->kind = rec->universal >= 0 ? IC_CLOSURE_KIND_UNIVERSAL
+                     : rec->entry < 0    ? IC_CLOSURE_KIND_LIBFFI
+                     : rec->register_fn  ? IC_CLOSURE_KIND_REGISTERS
+                                         : IC_CLOSURE_KIND_REGISTER_FRAME;
     }
     ic_unlock(&ic_closure_lock);
     if (!rec) ic_fail(IC_ERR_NOT_A_CLOSURE, "%p is not a live closure IMP", (void *)imp);

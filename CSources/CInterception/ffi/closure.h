@@ -23,4 +23,12 @@ IC_PRIVATE void *ic_closure_make_raw(const ic_signature *sig, ic_raw_closure_han
                                      void *user_data, ic_imp *imp);
 IC_PRIVATE void ic_closure_free_raw(void *handle);
 
+/* The universal trampoline's closure stubs (engine/universal_closure.h), handed to this layer by
+ * the composition root (init.c; NULL before): a public closure whose signature has no register
+ * shape takes one of them when it can, and a libffi closure otherwise. `take` answers the stub's
+ * IMP and its index, or NULL; `give_back` returns the index when the closure is destroyed. */
+IC_PRIVATE extern ic_imp (*ic_closure_universal_take)(const ic_signature *sig, ic_closure_fn fn,
+                                                      void *context, int *index);
+IC_PRIVATE extern void (*ic_closure_universal_give_back)(int index);
+
 #endif /* IC_CLOSURE_INTERNAL_H */

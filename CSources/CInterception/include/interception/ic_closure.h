@@ -2,8 +2,15 @@
  * ic_closure.h — closure IMPs: an IMP made from a signature plus a C callback and a context
  * pointer (the imp_implementationWithBlock of this runtime). A signature whose values all travel
  * in registers (see ic_closure_imp_create_with_registers) gets one of the runtime's register
- * entries while one is free, with no libffi on the call; every other signature, and any once the
- * entries are taken, gets a libffi closure (ic_closure_imp_kind says which).
+ * entries while one is free, with no libffi on the call. Every other method signature gets one of
+ * the universal trampoline's closure stubs on x86-64 and AArch64 while one is free (1024 per
+ * process; also no libffi on the call), except those the universal trampoline cannot take:
+ * variadic methods, unions and bit-fields, structs containing long double returned in registers
+ * on x86-64, more than 32 arguments or 4096 bytes of stack arguments. Those, signatures that are
+ * not methods (no self and _cmd), and any made once the entries or stubs are taken get a libffi
+ * closure. ic_closure_imp_kind says which; the kinds do not differ in behaviour. The environment
+ * variable IC_CLOSURE_FORCE_LIBFFI (set, and not "0", when a closure is made) gives it a libffi
+ * closure whatever its signature, for comparisons.
  *
  * When the IMP is called, the runtime packages the call into a frame invocation (valid during
  * the callback) and calls `fn(invocation, context)`. The callback reads the arguments and sets the
@@ -50,7 +57,8 @@ typedef enum ic_closure_kind {
     IC_CLOSURE_KIND_NONE = 0,       /* not a live closure IMP */
     IC_CLOSURE_KIND_LIBFFI,         /* a libffi closure: `fn` with a frame invocation */
     IC_CLOSURE_KIND_REGISTER_FRAME, /* a register entry (ic_bindings.h): `fn` with a frame */
-    IC_CLOSURE_KIND_REGISTERS       /* a register entry: `register_fn` with the saved registers */
+    IC_CLOSURE_KIND_REGISTERS,      /* a register entry: `register_fn` with the saved registers */
+    IC_CLOSURE_KIND_UNIVERSAL       /* a universal trampoline stub: `fn` with a frame */
 } ic_closure_kind;
 
 /* How calls to `imp` run, or IC_CLOSURE_KIND_NONE (IC_ERR_NOT_A_CLOSURE) if it is not a live
