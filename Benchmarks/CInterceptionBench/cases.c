@@ -350,6 +350,38 @@ ICB_HOT_LOOP static double run_invocation_invoke(uint64_t ops)
     return bad ? -1 : t1 - t0;
 }
 
+/* vec: (a 24-byte struct result) through an invocation: the universal trampoline's call where
+ * the typed table has no signature, ffi_call before it. */
+static ic_invocation *struct_invocation;
+
+static int prepare_struct_invocation(void)
+{
+    if (prepare_shared()) return -1;
+    if (!struct_invocation) {
+        struct_invocation = ic_invocation_create(ic_signature_parse("{icb_vec3=ddd}@:d"));
+        if (!struct_invocation) return fail("invocation");
+        ic_invocation_set_target(struct_invocation, plain);
+        ic_invocation_set_selector(struct_invocation, sel_vec);
+    }
+    return 0;
+}
+
+ICB_HOT_LOOP static double run_invocation_invoke_struct(uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = start_clock();
+    for (uint64_t i = 0; i < ops; i++) {
+        double k = (double)(i & 0xffff);
+        icb_vec3 v;
+        ic_invocation_set_argument(struct_invocation, 2, &k);
+        ic_invocation_invoke(struct_invocation);
+        ic_invocation_get_return_value(struct_invocation, &v);
+        bad += v.x != k || v.z != 3 * k;
+    }
+    double t1 = stop_clock();
+    return bad ? -1 : t1 - t0;
+}
+
 /* ---- libffi's own floor: closure entry, reading the arguments, ffi_call ------------------ */
 
 static ffi_cif floor_cif;
@@ -557,6 +589,9 @@ static const icb_case cases[] = {
      run_void_noargs},
     {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",
      prepare_invocation, run_invocation_invoke},
+    {"invocation_invoke_struct",
+     "set argument, ic_invocation_invoke vec: (24-byte struct result), read the result",
+     prepare_struct_invocation, run_invocation_invoke_struct},
     {"libffi_floor", "raw libffi closure reading its arguments and ffi_call-ing add",
      prepare_libffi_floor, run_libffi_floor},
     {"intercept_first_instance", "ic_intercept_prepare on the first instance of a class",

@@ -28,7 +28,7 @@ static void initialize(void)
     ic_zombies_init();
     ic_selectors_init();
     ic_message_unrecognized = ic_forward_resolve;
-    ic_invocation_typed_call_resolver = ic_typed_frame_call_for;
+    ic_invocation_typed_call_resolver = ic_frame_call_for;
     ic_closure_universal_take = ic_universal_closure_take;
     ic_closure_universal_give_back = ic_universal_closure_give_back;
     ic_root_class_init();

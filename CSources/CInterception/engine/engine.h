@@ -317,9 +317,14 @@ IC_PRIVATE ic_status ic_forward_call_original(const ic_signature *sig, ic_imp im
 IC_PRIVATE ic_hook_original_fn ic_forward_original_for(const ic_signature *sig);
 
 /* The typed frame call of a signature (as ic_forward_original_for, results stored as ffi_call
- * stores them), or NULL if the generated table has none (trampolines.c). Installed by init.c
- * as ic_invocation_call's typed call, so invocations skip ffi_call where the table allows. */
+ * stores them), or NULL if the generated table has none (trampolines.c). ic_frame_call_for,
+ * which init.c installs as ic_invocation_call's typed call, answers it first. */
 IC_PRIVATE ic_hook_original_fn ic_typed_frame_call_for(const ic_signature *sig);
+
+/* The frame call ic_invocation_call makes for `sig`: ic_typed_frame_call_for's, else the universal
+ * trampoline's when it takes the signature, else NULL (ffi_call). Installed by init.c
+ * (frame_call.c). */
+IC_PRIVATE ic_hook_original_fn ic_frame_call_for(const ic_signature *sig);
 
 /* Creates the forward-path closure for a hooked method (forward_hook.c). */
 IC_PRIVATE ic_status ic_forward_hook_create(ic_hook_method *method);

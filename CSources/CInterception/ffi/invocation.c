@@ -352,9 +352,10 @@ ic_status ic_invocation_set_selector(ic_invocation *inv, ic_sel sel)
 ic_typed_frame_call_fn (*ic_invocation_typed_call_resolver)(const ic_signature *sig);
 
 /* The typed call for `sig`, or NULL for ffi_call, looked up once per signature. The resolver
- * answers only register signatures (no struct, no long double: so no split or large struct
- * argument, and a small result); a narrow integer argument (char, short, _Bool) is refused here,
- * since the typed call would load it as 32 bits from its smaller slot in a heap invocation. */
+ * answers the generated table's typed calls (register signatures) and the universal trampoline's
+ * call (other method signatures: structs, split or large struct arguments and results through
+ * memory included); a narrow integer argument (char, short, _Bool) is refused here, since both
+ * load it as 32 bits from its smaller slot in a heap invocation. */
 static ic_typed_frame_call_fn typed_call_of(const ic_signature *sig)
 {
     _Atomic(uintptr_t) *cache = (_Atomic(uintptr_t) *)&sig->typed_call;
@@ -374,7 +375,12 @@ void ic_invocation_call(ic_invocation *inv, ic_imp imp)
     ic_typed_frame_call_fn typed = typed_call_of(sig);
     if (typed) {
         /* The generated call for the signature's registers (the forward path measured 187 ns
-         * through ffi_call, 84 ns typed): the same result bytes, then stored as below. */
+         * through ffi_call, 84 ns typed), or the universal trampoline's call: the same result
+         * bytes, then stored as below; a large result straight into the invocation's storage. */
+        if (sig->ret.size > IC_SMALL_RETURN) {
+            typed(sig, imp, inv->args, inv->ret);
+            return;
+        }
         alignas(16) unsigned char result[2 * IC_SMALL_RETURN];
         typed(sig, imp, inv->args, result);
         store_return(inv, result);
