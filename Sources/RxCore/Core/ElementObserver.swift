@@ -27,7 +27,16 @@ extension ElementObserver {
 /// A class rather than a closure: calling a closure obtained from a generic protocol method goes
 /// through reabstraction thunks that look up metadata on every call, while a virtual call on a
 /// generic class does not.
+///
+/// An observer class of this module may be its own receiver by subclassing this one (see
+/// `nextReceiver(for:)`): a subject then calls it directly, without a `DirectNextReceiver`
+/// between them and its witness call. `@usableFromInline` because ``CallbackObserver`` is.
+@usableFromInline
 class NextReceiver<Element> {
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
     func receive(_ element: Element) {
         rxAbstractMethod()
     }
@@ -46,7 +55,12 @@ private final class DirectNextReceiver<Observer: ObserverType>: NextReceiver<Obs
     }
 }
 
-/// The receiver of `next` elements for `observer`.
+/// The receiver of `next` elements for `observer`: the observer itself when it is a receiver
+/// (``CallbackObserver``, the observer of `subscribe(onNext:)`), which saves an object per
+/// subscription and two calls per element; otherwise a `DirectNextReceiver` calling it.
 func nextReceiver<Observer: ObserverType>(for observer: Observer) -> NextReceiver<Observer.Element> {
-    DirectNextReceiver(observer)
+    if let receiver = observer as? NextReceiver<Observer.Element> {
+        return receiver
+    }
+    return DirectNextReceiver(observer)
 }
