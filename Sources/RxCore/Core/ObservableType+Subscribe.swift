@@ -141,6 +141,12 @@ final class CallbackObserver<Element>: NextReceiver<Element>, ElementObserver {
         onNextElement(element)
     }
 
+    // Its own receiver (see `nextReceiver(for:)`).
+    @usableFromInline
+    var _elementReceiver: AnyObject? {
+        self
+    }
+
     @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
