@@ -30,7 +30,8 @@ extension ElementObserver {
 ///
 /// An observer class of this module may be its own receiver by subclassing this one and
 /// returning itself as its `_elementReceiver` (see `nextReceiver(for:)`): a subject then calls
-/// it directly, without a `DirectNextReceiver` between them and its witness call. `@usableFromInline` because ``CallbackObserver`` is.
+/// it directly, without a `DirectNextReceiver` between them and its witness call.
+/// `@usableFromInline` because ``CallbackObserver`` is.
 @usableFromInline
 class NextReceiver<Element> {
     @usableFromInline

@@ -434,13 +434,21 @@ final class SubjectCore<Element> {
     #else
         @inline(__always)
     #endif
-    func broadcastNext(_ element: Element) {
+    ///
+    /// `replaying: false` skips the tests of `replayingLast` (for `PublishSubject`, whose core is
+    /// never made with it): one callee-saved register less across the observer's call.
+    func broadcastNext(_ element: Element, replaying: Bool = true) {
         if state.compareExchange(
             expected: 0, desired: CoreState.inFlightUnit, ordering: .sequentiallyConsistent
         ).exchanged {
-            beginDelivering()
-            record(element)
+            if replaying {
+                beginDelivering()
+                record(element)
+            }
             deliverNext(element, to: current.load(ordering: .sequentiallyConsistent))
+            if replaying {
+                endDelivering()
+            }
             finishDelivery()
         } else {
             lockAndBroadcastNext(element)
@@ -469,6 +477,7 @@ final class SubjectCore<Element> {
         lock.unlock()
         record(element)
         deliverNext(element, to: observers)
+        endDelivering()
         finishDelivery()
     }
 
@@ -487,18 +496,20 @@ final class SubjectCore<Element> {
             if let single = list.single {
                 Self.deliverNext(element, to: single)
             } else {
-                Self.deliverNext(element, toEachOf: list)
+                deliverNext(element, toEachOf: list)
             }
         }
     }
 
+    // An instance method, though it uses nothing of the core: as a static one, its caller kept
+    // the metatype in one more callee-saved register.
     @inline(never)
-    private static func deliverNext(_ element: Element, toEachOf list: ObserverList) {
+    private func deliverNext(_ element: Element, toEachOf list: ObserverList) {
         list.entries.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             base.withMemoryRebound(to: Unmanaged<AnyObject>.self, capacity: buffer.count) { entries in
                 for index in 0..<buffer.count {
-                    deliverNext(element, to: entries[index])
+                    Self.deliverNext(element, to: entries[index])
                 }
             }
         }
@@ -549,6 +560,7 @@ final class SubjectCore<Element> {
         beginDelivering()
         lock.unlock()
         deliver(delivery)
+        endDelivering()
         finishDelivery()
     }
 
@@ -601,14 +613,13 @@ final class SubjectCore<Element> {
     }
 
     /// Ends a delivery: when it was the only one accepted and no list was retired meanwhile, one
-    /// compare-and-swap; otherwise see `finishDeliverySlowly`.
+    /// compare-and-swap; otherwise see `finishDeliverySlowly`. Call after `endDelivering()`.
     #if compiler(>=6.3)
         @inline(always)
     #else
         @inline(__always)
     #endif
     private func finishDelivery() {
-        endDelivering()
         if !state.compareExchange(
             expected: CoreState.inFlightUnit, desired: 0, ordering: .sequentiallyConsistent
         ).exchanged {
