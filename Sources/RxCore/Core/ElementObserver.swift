@@ -27,7 +27,17 @@ extension ElementObserver {
 /// A class rather than a closure: calling a closure obtained from a generic protocol method goes
 /// through reabstraction thunks that look up metadata on every call, while a virtual call on a
 /// generic class does not.
+///
+/// An observer class of this module may be its own receiver by subclassing this one and
+/// returning itself as its `_elementReceiver` (see `nextReceiver(for:)`): a subject then calls
+/// it directly, without a `DirectNextReceiver` between them and its witness call.
+/// `@usableFromInline` because ``CallbackObserver`` is.
+@usableFromInline
 class NextReceiver<Element> {
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
     func receive(_ element: Element) {
         rxAbstractMethod()
     }
@@ -46,7 +56,14 @@ private final class DirectNextReceiver<Observer: ObserverType>: NextReceiver<Obs
     }
 }
 
-/// The receiver of `next` elements for `observer`.
+/// The receiver of `next` elements for `observer`: its ``ObserverType/_elementReceiver`` when it
+/// has one (``CallbackObserver``, the observer of `subscribe(onNext:)`, is its own), which saves
+/// an object per subscription and two calls per element; otherwise a `DirectNextReceiver`
+/// calling it.
 func nextReceiver<Observer: ObserverType>(for observer: Observer) -> NextReceiver<Observer.Element> {
-    DirectNextReceiver(observer)
+    if let receiver = observer._elementReceiver {
+        // A receiver of the observer's elements, by the requirement's contract.
+        return unsafeDowncast(receiver, to: NextReceiver<Observer.Element>.self)
+    }
+    return DirectNextReceiver(observer)
 }

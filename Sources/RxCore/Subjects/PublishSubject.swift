@@ -28,7 +28,7 @@ public final class PublishSubject<Element>: Observable<Element>, CoreSubject {
     /// Emits `element` to the current observers; the same as `on(.next(element))`, without
     /// building the event. Ignored after a terminal event or disposal.
     public func onNext(_ element: Element) {
-        core.broadcastNext(element)
+        core.broadcastNext(element, replaying: false)
     }
 
     /// Subscribes `observer` to the events sent from now on.

@@ -51,9 +51,13 @@ final class SubjectObserver<Element> {
 /// access cost a metadata lookup and a value-witness copy).
 final class ObserverList {
     let entries: ContiguousArray<AnyObject>
+    /// The entry when it is the only one, unretained (`entries` holds it): a delivery to one
+    /// observer, the usual case, reads it without the array's buffer and loop.
+    let single: Unmanaged<AnyObject>?
 
     init(_ entries: ContiguousArray<AnyObject>) {
         self.entries = entries
+        single = entries.count == 1 ? .passUnretained(entries[0]) : nil
     }
 
     /// The list of a subject without observers. Immutable and empty, so sharing it between
@@ -77,6 +81,14 @@ final class ObserverList {
         remaining.remove(at: index)
         return ObserverList(remaining)
     }
+}
+
+/// The constants of `SubjectCore.state`. Outside the generic class, whose static members cannot
+/// be stored: its computed ones were not always inlined on the `onNext` path (a call each).
+private enum CoreState {
+    static let closedFlag = 1
+    static let retiredFlag = 2
+    static let inFlightUnit = 4
 }
 
 /// The observer list, the serialized delivery and the terminal and disposed state shared by all
@@ -134,12 +146,11 @@ final class SubjectCore<Element> {
     @exclusivity(unchecked) private var pending = RxQueue<Pending>()
     @exclusivity(unchecked) private var retired: [ObserverList] = []
     // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
-    // The flags come before `stopEvent`, whose size depends on `Element`, so that their offsets
-    // are constants on the `onNext` path.
+    // Every stored property but `stopEvent`, whose size depends on `Element`, comes before it, so
+    // that their offsets are constants on the `onNext` path (an offset after it is read from the
+    // class's metadata: two dependent loads more per element).
     @exclusivity(unchecked) private(set) var stopped = false
     @exclusivity(unchecked) private(set) var disposed = false
-    /// The terminal event the subject received, until it is disposed.
-    @exclusivity(unchecked) var stopEvent: Event<Element>?
     /// With `replayingLast`, storage for one `Element`, which holds the last element while
     /// `hasLast`; owned by the deliverer (see the type's comment). Raw and optional rather than
     /// an `UnsafeMutablePointer<Element>?`, whose test would look up its metadata per element.
@@ -149,10 +160,8 @@ final class SubjectCore<Element> {
     /// (see the type's comment). Written by the deliverer only; a thread that reads its own
     /// identity there is therefore the deliverer.
     private let deliverer = Atomic<UInt>(0)
-
-    private static var closedFlag: Int { 1 }
-    private static var retiredFlag: Int { 2 }
-    private static var inFlightUnit: Int { 4 }
+    /// The terminal event the subject received, until it is disposed.
+    @exclusivity(unchecked) var stopEvent: Event<Element>?
 
     private enum Pending {
         case broadcast(Event<Element>, ObserverList)
@@ -184,7 +193,11 @@ final class SubjectCore<Element> {
 
     /// Records `element` as the last one, with `replayingLast`. Call as the deliverer, before
     /// delivering it.
-    @inline(__always)
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     private func record(_ element: Element) {
         if let lastStorage {
             recordLast(element, in: lastStorage)
@@ -193,7 +206,11 @@ final class SubjectCore<Element> {
 
     /// Notes the calling thread as the deliverer, with `replayingLast`. Call on becoming the
     /// deliverer, before delivering.
-    @inline(__always)
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     private func beginDelivering() {
         if lastStorage != nil {
             deliverer.store(currentThreadIdentity(), ordering: .relaxed)
@@ -202,7 +219,11 @@ final class SubjectCore<Element> {
 
     /// Forgets the deliverer's thread, with `replayingLast`. Call as the deliverer before the
     /// count may drop to 0 (after which another thread may become the deliverer).
-    @inline(__always)
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     private func endDelivering() {
         if lastStorage != nil {
             deliverer.store(0, ordering: .relaxed)
@@ -238,9 +259,9 @@ final class SubjectCore<Element> {
     /// `retired` if a delivery may be reading it (see the type's comment).
     private func setObservers(_ list: ObserverList) {
         let old = current.exchange(.passRetained(list), ordering: .sequentiallyConsistent)
-        if state.load(ordering: .sequentiallyConsistent) >= Self.inFlightUnit {
+        if state.load(ordering: .sequentiallyConsistent) >= CoreState.inFlightUnit {
             retired.append(old.takeRetainedValue())
-            state.bitwiseOr(Self.retiredFlag, ordering: .relaxed)
+            state.bitwiseOr(CoreState.retiredFlag, ordering: .relaxed)
         } else {
             old.release()
         }
@@ -271,7 +292,7 @@ final class SubjectCore<Element> {
         guard lockForEvent() else { return }
         stopped = true
         stopEvent = event
-        state.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
+        state.bitwiseOr(CoreState.closedFlag, ordering: .sequentiallyConsistent)
         broadcastAndUnlock(event, to: takeObservers())
     }
 
@@ -281,7 +302,7 @@ final class SubjectCore<Element> {
     func dispose(clearing clear: () -> Void = {}) {
         lock.withLock {
             disposed = true
-            state.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
+            state.bitwiseOr(CoreState.closedFlag, ordering: .sequentiallyConsistent)
             stopEvent = nil
             clear()
             removeAllObservers()
@@ -330,7 +351,8 @@ final class SubjectCore<Element> {
             deliverAndUnlock(.replayLast(SubjectObserver(observer), stopEvent))
             return Disposables.create()
         }
-        if state.load(ordering: .relaxed) & ~(Self.closedFlag | Self.retiredFlag) == Self.inFlightUnit
+        if state.load(ordering: .relaxed) & ~(CoreState.closedFlag | CoreState.retiredFlag)
+            == CoreState.inFlightUnit
             && deliverer.load(ordering: .relaxed) == currentThreadIdentity()
         {
             // This thread is the only deliverer and owns the last element (see the type's
@@ -401,14 +423,32 @@ final class SubjectCore<Element> {
     /// Delivers `element` as a `next` event to the current observers, or queues it if a delivery
     /// is under way; ignored after a terminal event or disposal. Takes `lock` only when the
     /// subject is busy or closed: the `onNext` of a subject that records nothing.
-    @inline(__always)
-    func broadcastNext(_ element: Element) {
+    ///
+    /// This and the helpers it calls are `@inline(always)` where the compiler has it (Swift
+    /// 6.3), where `@inline(__always)` became a hint: the inliner kept this out of the generic
+    /// `PublishSubject.onNext` (a call and a frame more per element). Forced alone, its helpers
+    /// were then left out of line in turn, hence the attribute on each of them (callgrind,
+    /// `rxcore_publish_subscribe`).
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
+    ///
+    /// `replaying: false` skips the tests of `replayingLast` (for `PublishSubject`, whose core is
+    /// never made with it): one callee-saved register less across the observer's call.
+    func broadcastNext(_ element: Element, replaying: Bool = true) {
         if state.compareExchange(
-            expected: 0, desired: Self.inFlightUnit, ordering: .sequentiallyConsistent
+            expected: 0, desired: CoreState.inFlightUnit, ordering: .sequentiallyConsistent
         ).exchanged {
-            beginDelivering()
-            record(element)
+            if replaying {
+                beginDelivering()
+                record(element)
+            }
             deliverNext(element, to: current.load(ordering: .sequentiallyConsistent))
+            if replaying {
+                endDelivering()
+            }
             finishDelivery()
         } else {
             lockAndBroadcastNext(element)
@@ -426,8 +466,8 @@ final class SubjectCore<Element> {
     /// `Event` is built unless the element has to be queued.
     @inline(__always)
     func broadcastNextAndUnlock(_ element: Element) {
-        if state.wrappingAdd(Self.inFlightUnit, ordering: .sequentiallyConsistent).oldValue
-            >= Self.inFlightUnit
+        if state.wrappingAdd(CoreState.inFlightUnit, ordering: .sequentiallyConsistent).oldValue
+            >= CoreState.inFlightUnit
         {
             enqueueNextAndUnlock(element)
             return
@@ -437,31 +477,56 @@ final class SubjectCore<Element> {
         lock.unlock()
         record(element)
         deliverNext(element, to: observers)
+        endDelivering()
         finishDelivery()
     }
 
     /// Delivers `element` to the entries of `list`, which the caller keeps alive (see the type's
-    /// comment) and reads without retaining.
-    @inline(__always)
+    /// comment) and reads without retaining. One observer, the usual case, is served inline; the
+    /// loop over several is out of line, so that the path to one observer keeps only the core in
+    /// a callee-saved register across the observer's call (the loop kept five, pushed, popped and
+    /// spilled per element).
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     private func deliverNext(_ element: Element, to list: Unmanaged<ObserverList>) {
-        // Each entry keeps its receiver alive, and the list its entries, for the whole loop: the
-        // references can be used without retaining them, which saves several atomic operations
-        // per observer and event. The entries are read as `Unmanaged` (same layout as the
-        // `AnyObject` references stored) so that reading one does not retain it.
         list._withUnsafeGuaranteedRef { list in
-            list.entries.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                base.withMemoryRebound(to: Unmanaged<AnyObject>.self, capacity: buffer.count) { entries in
-                    for index in 0..<buffer.count {
-                        entries[index]._withUnsafeGuaranteedRef { object in
-                            let observer = Self.entry(object)
-                            if observer.receivesBroadcasts {
-                                Unmanaged.passUnretained(observer.next)._withUnsafeGuaranteedRef { next in
-                                    next.receive(element)
-                                }
-                            }
-                        }
-                    }
+            if let single = list.single {
+                Self.deliverNext(element, to: single)
+            } else {
+                deliverNext(element, toEachOf: list)
+            }
+        }
+    }
+
+    // An instance method, though it uses nothing of the core: as a static one, its caller kept
+    // the metatype in one more callee-saved register.
+    @inline(never)
+    private func deliverNext(_ element: Element, toEachOf list: ObserverList) {
+        list.entries.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.withMemoryRebound(to: Unmanaged<AnyObject>.self, capacity: buffer.count) { entries in
+                for index in 0..<buffer.count {
+                    Self.deliverNext(element, to: entries[index])
+                }
+            }
+        }
+    }
+
+    /// Delivers `element` to `entry` unless it is disposed or awaiting its replay.
+    @inline(__always)
+    private static func deliverNext(_ element: Element, to entry: Unmanaged<AnyObject>) {
+        // Each entry keeps its receiver alive, and the list its entries, for the whole delivery:
+        // the references can be used without retaining them, which saves several atomic
+        // operations per observer and event. Entries are read as `Unmanaged` (same layout as the
+        // `AnyObject` references stored) so that reading one does not retain it.
+        entry._withUnsafeGuaranteedRef { object in
+            let observer = Self.entry(object)
+            if observer.receivesBroadcasts {
+                Unmanaged.passUnretained(observer.next)._withUnsafeGuaranteedRef { next in
+                    next.receive(element)
                 }
             }
         }
@@ -485,8 +550,8 @@ final class SubjectCore<Element> {
     /// but `next` broadcasts (see `broadcastNextAndUnlock`). Call with `lock` held; returns with
     /// it released.
     private func deliverAndUnlock(_ delivery: Pending) {
-        if state.wrappingAdd(Self.inFlightUnit, ordering: .sequentiallyConsistent).oldValue
-            >= Self.inFlightUnit
+        if state.wrappingAdd(CoreState.inFlightUnit, ordering: .sequentiallyConsistent).oldValue
+            >= CoreState.inFlightUnit
         {
             pending.enqueue(delivery)
             lock.unlock()
@@ -495,6 +560,7 @@ final class SubjectCore<Element> {
         beginDelivering()
         lock.unlock()
         deliver(delivery)
+        endDelivering()
         finishDelivery()
     }
 
@@ -547,12 +613,15 @@ final class SubjectCore<Element> {
     }
 
     /// Ends a delivery: when it was the only one accepted and no list was retired meanwhile, one
-    /// compare-and-swap; otherwise see `finishDeliverySlowly`.
-    @inline(__always)
+    /// compare-and-swap; otherwise see `finishDeliverySlowly`. Call after `endDelivering()`.
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     private func finishDelivery() {
-        endDelivering()
         if !state.compareExchange(
-            expected: Self.inFlightUnit, desired: 0, ordering: .sequentiallyConsistent
+            expected: CoreState.inFlightUnit, desired: 0, ordering: .sequentiallyConsistent
         ).exchanged {
             finishDeliverySlowly()
         }
@@ -570,11 +639,11 @@ final class SubjectCore<Element> {
             if !retired.isEmpty {
                 released.append(contentsOf: retired)
                 retired.removeAll()
-                state.bitwiseAnd(~Self.retiredFlag, ordering: .relaxed)
+                state.bitwiseAnd(~CoreState.retiredFlag, ordering: .relaxed)
             }
-            let previous = state.wrappingSubtract(Self.inFlightUnit, ordering: .sequentiallyConsistent)
+            let previous = state.wrappingSubtract(CoreState.inFlightUnit, ordering: .sequentiallyConsistent)
                 .oldValue
-            if previous < 2 * Self.inFlightUnit {
+            if previous < 2 * CoreState.inFlightUnit {
                 break
             }
             // The count includes an entry enqueued in the same hold of `lock` as its increment,
