@@ -7,8 +7,11 @@ import CInterception
 // loads the captures, then calls the closure's code), one call level more on every hooked call.
 // Here `run` is a closure literal of an `@inlinable` initializer: made in the caller's module,
 // specialized for its concrete types, it captures nothing and is a plain function, which reads
-// the hook's closure from the hook the thunk passes it. A hooked call goes C trampoline →
-// typedHookThunk → `run` → the closure (perf on `swift_hook_before_typed`). The closure's
+// the hook's closure from the hook it is passed. A hooked call goes C trampoline → `run` → the
+// closure (perf on `swift_hook_before_typed`): having no context, `run` is called by the engine
+// as a C function (`TypedHook.entry(of:)`; callgrind: 10 instructions and a call level fewer per
+// hooked call, 365.6 → 355.6 per iteration of swift_hook_instead_typed), else through
+// typedHookThunk (where `run` has a context, as it may in an unoptimized build). The closure's
 // stored type is the one the hook method takes, so it is stored and called as received (no
 // reabstraction). One class per form and arity: a generic field over the whole closure type
 // would be stored maximally abstracted and called through a thunk. `run` catches what the
@@ -16,9 +19,14 @@ import CInterception
 // without the error register (callgrind: the thunk from 18 to 10 instructions per call, and
 // swift_hook_instead_typed from 402.6 to 394.6 per loop iteration).
 //
-// An instead hook's `original` is a local `@inline(__always)` function (folded into its
-// partial-apply forwarder) that calls the method straight from registers when the engine's fast
-// path would (HookDirectOriginal.swift), else through `ic_hook_call_original`.
+// An instead hook's `original` is a local `@inline(__always)` function that calls the method
+// straight from registers when the engine's fast path would (HookDirectOriginal.swift), else
+// through `ic_hook_call_original`. Its partial-apply forwarder (5 instructions) jumps to it
+// (callgrind, from f17e924 on): the optimizer no longer folds it into the forwarder.
+//
+// `run` reads the arguments before it makes `this`: read after, the handle's stores made the
+// compiler load the frame's argument array again (callgrind: one instruction per call of
+// `swift_hook_instead_typed`, three of `swift_hook_before_typed`).
 //
 // `run` and the forms' checks are those of the closure forms they replace (HookBody.swift):
 // the types are checked once when the hook is added; none of these forms hooks `dealloc` (a
@@ -37,11 +45,12 @@ final class ReadingHook1<A: RuntimeValue>: TypedHook, @unchecked Sendable {
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook1<A>.self)
+            let a: A = MethodFrame.argument(call, at: 2)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(this, MethodFrame.argument(call, at: 2))
+                    try hook.body(this, a)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -60,11 +69,13 @@ final class ReadingHook2<A: RuntimeValue, B: RuntimeValue>: TypedHook, @unchecke
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook2<A, B>.self)
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+                    try hook.body(this, a, b)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -83,13 +94,14 @@ final class ReadingHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>: Typ
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook3<A, B, C>.self)
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
+            let c: C = MethodFrame.argument(call, at: 4)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                        MethodFrame.argument(call, at: 4))
+                    try hook.body(this, a, b, c)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -110,13 +122,15 @@ final class ReadingHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: R
         self.body = body
         super.init { call, hook in
             let hook = unsafeDowncast(hook, to: ReadingHook4<A, B, C, D>.self)
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
+            let c: C = MethodFrame.argument(call, at: 4)
+            let d: D = MethodFrame.argument(call, at: 5)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                        MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+                    try hook.body(this, a, b, c, d)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -142,11 +156,12 @@ final class InsteadHook1<A: RuntimeValue, R: RuntimeValue>: TypedHook, @unchecke
                 HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
                 return HookFrame.callOriginal(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 let result = try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(original, this, MethodFrame.argument(call, at: 2))
+                    try hook.body(original, this, a)
                 }
                 MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
             } catch {
@@ -171,12 +186,12 @@ final class InsteadVoidHook1<A: RuntimeValue>: TypedHook, @unchecked Sendable {
                 HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
                 HookFrame.callOriginalVoid(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2))
+                    try hook.body(original, this, a)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -203,12 +218,13 @@ final class InsteadHook2<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>: Typ
                 HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
                 return HookFrame.callOriginal(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 let result = try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+                    try hook.body(original, this, a, b)
                 }
                 MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
             } catch {
@@ -234,12 +250,13 @@ final class InsteadVoidHook2<A: RuntimeValue, B: RuntimeValue>: TypedHook, @unch
                 HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
                 HookFrame.callOriginalVoid(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3))
+                    try hook.body(original, this, a, b)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -269,13 +286,14 @@ final class InsteadHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: R
                 HookFrame.setTypedArgument(c, call, at: 4, placing: &registers)
                 return HookFrame.callOriginal(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
+            let c: C = MethodFrame.argument(call, at: 4)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 let result = try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                        MethodFrame.argument(call, at: 4))
+                    try hook.body(original, this, a, b, c)
                 }
                 MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
             } catch {
@@ -305,13 +323,14 @@ final class InsteadVoidHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>:
                 HookFrame.setTypedArgument(c, call, at: 4, placing: &registers)
                 HookFrame.callOriginalVoid(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
+            let c: C = MethodFrame.argument(call, at: 4)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                        MethodFrame.argument(call, at: 4))
+                    try hook.body(original, this, a, b, c)
                 }
             } catch {
                 SwiftHook.report(hook, error)
@@ -343,13 +362,15 @@ final class InsteadHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: R
                 HookFrame.setTypedArgument(d, call, at: 5, placing: &registers)
                 return HookFrame.callOriginal(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
+            let c: C = MethodFrame.argument(call, at: 4)
+            let d: D = MethodFrame.argument(call, at: 5)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 let result = try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                        MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+                    try hook.body(original, this, a, b, c, d)
                 }
                 MethodFrame.setResult(result, call, returnsObject: hook.returnsObject)
             } catch {
@@ -383,13 +404,15 @@ final class InsteadVoidHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, 
                 HookFrame.setTypedArgument(d, call, at: 5, placing: &registers)
                 HookFrame.callOriginalVoid(call, registers: registers)
             }
+            let a: A = MethodFrame.argument(call, at: 2)
+            let b: B = MethodFrame.argument(call, at: 3)
+            let c: C = MethodFrame.argument(call, at: 4)
+            let d: D = MethodFrame.argument(call, at: 5)
             do {
                 let handle = ThisHandles.begin(HookFrame.typedReceiver(call), methodClass: nil)
                 defer { ThisHandles.end(handle) }
                 try handle._withUnsafeGuaranteedRef { this in
-                    try hook.body(
-                        original, this, MethodFrame.argument(call, at: 2), MethodFrame.argument(call, at: 3),
-                        MethodFrame.argument(call, at: 4), MethodFrame.argument(call, at: 5))
+                    try hook.body(original, this, a, b, c, d)
                 }
             } catch {
                 SwiftHook.report(hook, error)

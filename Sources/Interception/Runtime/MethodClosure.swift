@@ -180,13 +180,15 @@ enum MethodFrame {
         // a libffi closure's frame widens narrow integers, through the runtime's setter.
         // The plain case is a store through the frame's return pointer, with no local whose
         // address is taken (that made the compiler add a stack-protector check to every hook
-        // and method closure setting a result).
+        // and method closure setting a result). A frame with a plain size has return storage
+        // (ic_invocation_head): the pointer is not tested again (a size of 0 never gets here).
         let size = MemoryLayout<R.RuntimeRepresentation>.size
         let head = UnsafeRawPointer(frame).assumingMemoryBound(to: ic_invocation_head.self)
-        if size == MemoryLayout<R.RuntimeRepresentation>.stride, size == Int(head.pointee.plain_ret_size),
-            let storage = head.pointee.ret
+        if _fastPath(
+            size != 0 && size == MemoryLayout<R.RuntimeRepresentation>.stride
+                && size == Int(head.pointee.plain_ret_size))
         {
-            storage.storeBytes(of: value, as: R.RuntimeRepresentation.self)
+            head.pointee.ret.unsafelyUnwrapped.storeBytes(of: value, as: R.RuntimeRepresentation.self)
         } else {
             setResultOutOfLine(value, frame)
         }

@@ -84,24 +84,27 @@ enum ThisHandles {
     @inlinable @inline(__always)
     static func begin(_ receiver: OpaquePointer, methodClass: OpaquePointer?) -> Unmanaged<RuntimeObject> {
         let words = ic_binding_thread_words_get().unsafelyUnwrapped
-        if let spare = words.pointee.spare {
-            words.pointee.spare = nil
-            let handle = Unmanaged<RuntimeObject>.fromOpaque(spare)
-            handle._withUnsafeGuaranteedRef { $0.rebind(borrowing: receiver, methodClass: methodClass) }
-            return handle
-        }
-        return makeHandle(receiver, methodClass: methodClass)
+        // Without a spare, one is made, then taken and bound as a spare is (binding a new handle
+        // to its own receiver again changes nothing): written as an if/else, the compiler made
+        // the common path jump over the rare one, as `end` did (callgrind, one instruction per
+        // call of swift_hook_instead_typed and of swift_hook_before_typed).
+        var spare = words.pointee.spare
+        if _slowPath(spare == nil) { spare = makeHandle(receiver, methodClass: methodClass).toOpaque() }
+        words.pointee.spare = nil
+        let handle = Unmanaged<RuntimeObject>.fromOpaque(spare.unsafelyUnwrapped)
+        handle._withUnsafeGuaranteedRef { $0.rebind(borrowing: receiver, methodClass: methodClass) }
+        return handle
     }
 
     /// Ends a call begun by ``begin(_:methodClass:)``.
     @inlinable @inline(__always)
     static func end(_ handle: Unmanaged<RuntimeObject>) {
         let words = ic_binding_thread_words_get().unsafelyUnwrapped
-        if countWord(handle.toOpaque()) == words.pointee.spare_state, words.pointee.spare == nil {
-            words.pointee.spare = handle.toOpaque()  // the call's reference moves to the thread
-        } else {
-            finish(handle)
+        if _slowPath(countWord(handle.toOpaque()) != words.pointee.spare_state || words.pointee.spare != nil)
+        {
+            return finish(handle)
         }
+        words.pointee.spare = handle.toOpaque()  // the call's reference moves to the thread
     }
 
     /// A new borrowed handle (the thread had no spare). Notes the word of an exclusive handle
