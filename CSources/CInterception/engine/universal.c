@@ -469,6 +469,8 @@ run(const ic_hook_slot *slot, const ic_class_hook *hook, ic_universal_regs *regs
         if (hook) return ic_universal_before_class(self, cmd, regs, hook);
 #if defined(__x86_64__)
         if (sret) return ic_universal_before_object_sret(regs, self, cmd, slot);
+#else
+        (void)sret; /* AArch64: x8 carries a result's buffer, self is always x0 */
 #endif
         return ic_universal_before_object(self, cmd, regs, slot);
     }

@@ -105,7 +105,7 @@
 .endm
 
 .macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87, gpr
-        .p2align 4
+        .p2align 6 /* a cache line of its own, as IC_HOT_ENTRY (hook.h) */
         .globl \name
         .hidden \name
         .type \name, @function
