@@ -203,7 +203,6 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
     hook->slot.reextend_arguments = sig->reextend_arguments != 0;
     hook->slot.reextend_return = sig->reextend_return;
     atomic_init(&hook->slot.list, &ic_observer_list_none);
-    atomic_init(&hook->slot.hints, ic_hook_slot_hints(&hook->slot, (const uint32_t[3]){0, 0, 0}));
     atomic_init(&hook->saved, NULL);
     hook->cls = cls;
     /* The method runs a class trampoline already (moved to it): its original must be called as
@@ -232,6 +231,8 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
             hook->slot.universal_general = ic_universal_plan_general(plan);
         }
     }
+    /* After universal_general: the hints word carries it. */
+    atomic_init(&hook->slot.hints, ic_hook_slot_hints(&hook->slot, (const uint32_t[3]){0, 0, 0}));
     if (hook->imp) {
         /* Published before any class can run the trampoline (install comes after). */
         hook->typed = true;

@@ -139,8 +139,8 @@ typedef struct ic_hook_slot {
     bool reextend_arguments; /* immutable: sig->reextend_arguments != 0 */
     bool reextend_return;    /* immutable: sig->reextend_return */
     /* Immutable: universal_plan has GATHER or INDIRECT arguments (universal.c's run_general),
-     * told from the slot so that a universal call of the common signature reads its plan only
-     * where it needs it; false without a plan. */
+     * told from the slot (and its hints: IC_HINT_UNIVERSAL_GENERAL) so that a universal call of
+     * the common signature reads its plan only where it needs it; false without a plan. */
     bool universal_general;
     /* Published by ic_intercept_lock holders; &ic_observer_list_none when there is none. */
     _Atomic(ic_observer_list *) list;
@@ -163,19 +163,23 @@ static inline ic_observer_list *ic_hook_slot_list_locked(const ic_hook_slot *slo
 
 /* The bits of ic_hook_slot.hints. BEFORE, INSTEAD and AFTER: the current snapshot has a live
  * observer of that phase. REEXTEND: reextend_arguments, immutable, kept in the word so that the
- * test after before-observers covers it too. */
-#define IC_HINT_BEFORE   1u
-#define IC_HINT_INSTEAD  2u
-#define IC_HINT_AFTER    4u
-#define IC_HINT_OBSERVED (IC_HINT_BEFORE | IC_HINT_INSTEAD | IC_HINT_AFTER)
-#define IC_HINT_REEXTEND 8u
+ * test after before-observers covers it too. UNIVERSAL_GENERAL: universal_general, immutable,
+ * kept in the word so that a universal dispatcher tells every path of an observed call from the
+ * one load that told it the call is observed. */
+#define IC_HINT_BEFORE            1u
+#define IC_HINT_INSTEAD           2u
+#define IC_HINT_AFTER             4u
+#define IC_HINT_OBSERVED          (IC_HINT_BEFORE | IC_HINT_INSTEAD | IC_HINT_AFTER)
+#define IC_HINT_REEXTEND          8u
+#define IC_HINT_UNIVERSAL_GENERAL 16u
 
 /* The hints word of a slot whose live observers per phase (before, instead, after) are
  * `counts`. */
 static inline uint32_t ic_hook_slot_hints(const ic_hook_slot *slot, const uint32_t counts[3])
 {
     return (counts[0] ? IC_HINT_BEFORE : 0) | (counts[1] ? IC_HINT_INSTEAD : 0) |
-           (counts[2] ? IC_HINT_AFTER : 0) | (slot->reextend_arguments ? IC_HINT_REEXTEND : 0);
+           (counts[2] ? IC_HINT_AFTER : 0) | (slot->reextend_arguments ? IC_HINT_REEXTEND : 0) |
+           (slot->universal_general ? IC_HINT_UNIVERSAL_GENERAL : 0);
 }
 
 /* A method hooked class-wide (ic_hook_class): one per (class, selector), made on first use and

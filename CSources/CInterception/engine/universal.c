@@ -41,70 +41,108 @@ _Static_assert(sizeof(ic_universal_regs) == 320, "size (IC_UNIVERSAL_SAVE)");
 #endif
 
 /* Assembly entries (universal_x86_64.S, universal_arm64.S): each saves all eight vector argument
- * registers, the first two (_vec2) or none (_novec). */
-#define IC_UNIVERSAL_ENTRIES(NAME)                                                                 \
+ * registers, the first two (_vec2) or none (_novec); on x86-64 each of those saves all six integer
+ * argument registers, the first four (_g4) or the first three (_g3). */
+#if defined(__x86_64__)
+#define IC_UNIVERSAL_GPR_ENTRIES(NAME)                                                             \
     IC_PRIVATE void NAME(void);                                                                    \
-    IC_PRIVATE void NAME##_vec2(void);                                                             \
-    IC_PRIVATE void NAME##_novec(void);
+    IC_PRIVATE void NAME##_g4(void);                                                               \
+    IC_PRIVATE void NAME##_g3(void);
+#define IC_UNIVERSAL_GPR_ROW(NAME)                                                                 \
+    {                                                                                              \
+        (ic_imp) NAME, (ic_imp)NAME##_g4, (ic_imp)NAME##_g3                                        \
+    }
+#define IC_UNIVERSAL_GPR_VARIANTS 3
+#else
+#define IC_UNIVERSAL_GPR_ENTRIES(NAME) IC_PRIVATE void NAME(void);
+#define IC_UNIVERSAL_GPR_ROW(NAME)                                                                 \
+    {                                                                                              \
+        (ic_imp) NAME                                                                              \
+    }
+#define IC_UNIVERSAL_GPR_VARIANTS 1
+#endif
+#define IC_UNIVERSAL_ENTRIES(NAME)                                                                 \
+    IC_UNIVERSAL_GPR_ENTRIES(NAME)                                                                 \
+    IC_UNIVERSAL_GPR_ENTRIES(NAME##_vec2)                                                          \
+    IC_UNIVERSAL_GPR_ENTRIES(NAME##_novec)
+#define IC_UNIVERSAL_TABLE(NAME)                                                                   \
+    {                                                                                              \
+        IC_UNIVERSAL_GPR_ROW(NAME), IC_UNIVERSAL_GPR_ROW(NAME##_vec2),                             \
+            IC_UNIVERSAL_GPR_ROW(NAME##_novec)                                                     \
+    }
+
+/* One kind of entry (object or class; plain, result through rdi or x87) by vector registers saved
+ * (all, two, none) and integer registers saved (x86-64: six, four, three). */
+typedef ic_imp entry_table[3][IC_UNIVERSAL_GPR_VARIANTS];
+
 IC_UNIVERSAL_ENTRIES(ic_universal_object_entry)
 IC_UNIVERSAL_ENTRIES(ic_universal_class_entry)
+static const entry_table object_entries = IC_UNIVERSAL_TABLE(ic_universal_object_entry);
+static const entry_table class_entries = IC_UNIVERSAL_TABLE(ic_universal_class_entry);
 #if defined(__x86_64__)
 IC_UNIVERSAL_ENTRIES(ic_universal_object_entry_sret)
 IC_UNIVERSAL_ENTRIES(ic_universal_class_entry_sret)
 IC_UNIVERSAL_ENTRIES(ic_universal_object_entry_x87)
 IC_UNIVERSAL_ENTRIES(ic_universal_class_entry_x87)
+static const entry_table object_entries_sret = IC_UNIVERSAL_TABLE(ic_universal_object_entry_sret);
+static const entry_table class_entries_sret = IC_UNIVERSAL_TABLE(ic_universal_class_entry_sret);
+static const entry_table object_entries_x87 = IC_UNIVERSAL_TABLE(ic_universal_object_entry_x87);
+static const entry_table class_entries_x87 = IC_UNIVERSAL_TABLE(ic_universal_class_entry_x87);
 #endif
 #undef IC_UNIVERSAL_ENTRIES
+#undef IC_UNIVERSAL_TABLE
+#undef IC_UNIVERSAL_GPR_ENTRIES
+#undef IC_UNIVERSAL_GPR_ROW
 
-/* The one of three entries (all vector registers, two, none) that `plan` needs. */
-static ic_imp entry_for(const ic_universal_plan *plan, void (*full)(void), void (*vec2)(void),
-                        void (*novec)(void))
+/* The entry of `table` that `plan` needs: the fewest registers that cover its arguments. */
+static ic_imp entry_for(const ic_universal_plan *plan, const entry_table *table)
 {
-    return (ic_imp)(plan->vectors > 2 ? full : plan->vectors ? vec2 : novec);
+    unsigned vec = plan->vectors > 2 ? 0 : plan->vectors ? 1 : 2;
+#if defined(__x86_64__)
+    unsigned gpr = plan->gprs > 4 ? 0 : plan->gprs > 3 ? 1 : 2;
+#else
+    unsigned gpr = 0;
+#endif
+    return (*table)[vec][gpr];
+}
+
+/* The kind of entry `plan` needs: plain, or (x86-64) result through rdi or on the x87 stack. */
+static const entry_table *entries_for(const ic_universal_plan *plan, bool class_wide)
+{
+#if defined(__x86_64__)
+    if (plan->sret) return class_wide ? &class_entries_sret : &object_entries_sret;
+    if (plan->x87) return class_wide ? &class_entries_x87 : &object_entries_x87;
+#else
+    (void)plan;
+#endif
+    return class_wide ? &class_entries : &object_entries;
 }
 
 ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan)
 {
-#if defined(__x86_64__)
-    if (plan->sret)
-        return entry_for(plan, ic_universal_object_entry_sret, ic_universal_object_entry_sret_vec2,
-                         ic_universal_object_entry_sret_novec);
-    if (plan->x87)
-        return entry_for(plan, ic_universal_object_entry_x87, ic_universal_object_entry_x87_vec2,
-                         ic_universal_object_entry_x87_novec);
-#endif
-    return entry_for(plan, ic_universal_object_entry, ic_universal_object_entry_vec2,
-                     ic_universal_object_entry_novec);
+    return entry_for(plan, entries_for(plan, false));
 }
 
 ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
 {
-#if defined(__x86_64__)
-    if (plan->sret)
-        return entry_for(plan, ic_universal_class_entry_sret, ic_universal_class_entry_sret_vec2,
-                         ic_universal_class_entry_sret_novec);
-    if (plan->x87)
-        return entry_for(plan, ic_universal_class_entry_x87, ic_universal_class_entry_x87_vec2,
-                         ic_universal_class_entry_x87_novec);
-#endif
-    return entry_for(plan, ic_universal_class_entry, ic_universal_class_entry_vec2,
-                     ic_universal_class_entry_novec);
+    return entry_for(plan, entries_for(plan, true));
+}
+
+/* Whether `imp` is in `table`. */
+static bool in_table(ic_imp imp, const entry_table *table)
+{
+    for (unsigned v = 0; v < 3; v++)
+        for (unsigned g = 0; g < IC_UNIVERSAL_GPR_VARIANTS; g++)
+            if ((*table)[v][g] == imp) return true;
+    return false;
 }
 
 bool ic_universal_is_class_entry(ic_imp imp)
 {
 #if defined(__x86_64__)
-    if (imp == (ic_imp)ic_universal_class_entry_sret ||
-        imp == (ic_imp)ic_universal_class_entry_sret_vec2 ||
-        imp == (ic_imp)ic_universal_class_entry_sret_novec ||
-        imp == (ic_imp)ic_universal_class_entry_x87 ||
-        imp == (ic_imp)ic_universal_class_entry_x87_vec2 ||
-        imp == (ic_imp)ic_universal_class_entry_x87_novec)
-        return true;
+    if (in_table(imp, &class_entries_sret) || in_table(imp, &class_entries_x87)) return true;
 #endif
-    return imp == (ic_imp)ic_universal_class_entry ||
-           imp == (ic_imp)ic_universal_class_entry_vec2 ||
-           imp == (ic_imp)ic_universal_class_entry_novec;
+    return in_table(imp, &class_entries);
 }
 
 /* The address of location `where` of a call whose registers are `regs` and stack arguments
@@ -273,7 +311,7 @@ run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_cl
     if (!instead && !ic_hook_has_after(slot))
         return ic_universal_answer(original, 0); /* the entry jumps to it */
     return ic_universal_answer(finish(plan, slot, regs, stack, scratch, args, original, instead),
-                               0);
+                               IC_UNIVERSAL_DONE);
 }
 
 /* The frame view of a signature whose arguments are all DIRECT, from the plan's precomputed
@@ -283,10 +321,13 @@ run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_cl
 __attribute__((always_inline)) static inline void view(const ic_universal_plan *plan,
                                                        ic_universal_regs *regs, void **args)
 {
+    uintptr_t first[4];
     for (uint32_t i = 0; i < 4; i++)
-        args[i] = (unsigned char *)regs + plan->view[i];
-    for (uint32_t i = 4; i < plan->arg_count; i++)
-        args[i] = (unsigned char *)regs + plan->view[i];
+        first[i] = (uintptr_t)regs + plan->view[i];
+    memcpy(args, first, sizeof first);
+    if (IC_UNLIKELY(plan->arg_count > 4))
+        for (uint32_t i = 4; i < plan->arg_count; i++)
+            args[i] = (unsigned char *)regs + plan->view[i];
 }
 
 /* The rest of an observed call of a signature whose arguments are all DIRECT, with instead hooks:
@@ -303,78 +344,137 @@ finish_direct(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original
     return ic_universal_answer(finish(plan, slot, regs,
                                       (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET, scratch,
                                       args, original, true),
-                               0);
+                               IC_UNIVERSAL_DONE);
 }
 
-/* What a call of a signature whose arguments are all DIRECT does once the original is known:
- * with instead hooks, the chain (finish_direct); else the original goes back to the entry, to
- * jump to, or, with after-observers, to call from its own frame before ic_universal_after runs
- * them (the slot left in the save area for it). The plan is loaded from the slot on that last path
- * only: a caller that had it before its observers ran need not keep it in a callee-saved register
- * across them. */
+/* What a call of a signature whose arguments are all DIRECT does once the original is known,
+ * `hints` being the slot's hints word as last loaded (after any before-observers ran): with
+ * instead hooks, the chain (finish_direct); else the original goes back to the entry, to jump to,
+ * or, with after-observers, to call from its own frame before ic_universal_after runs them (the
+ * slot left in the save area for it). The plan is loaded from the slot on that last path only: a
+ * caller that had it before its observers ran need not keep it in a callee-saved register across
+ * them. */
 __attribute__((always_inline)) static inline ic_universal_next
-then(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original)
+then(const ic_hook_slot *slot, ic_universal_regs *regs, ic_imp original, uint32_t hints)
 {
-    if (IC_UNLIKELY(ic_hook_has_instead(slot))) return finish_direct(slot, regs, original);
-    if (IC_LIKELY(!ic_hook_has_after(slot)))
+    /* One test for the common case (neither). */
+    if (IC_LIKELY(!(hints & (IC_HINT_INSTEAD | IC_HINT_AFTER))))
         return ic_universal_answer(original, 0); /* the entry jumps to it */
+    if (IC_UNLIKELY(hints & IC_HINT_INSTEAD)) return finish_direct(slot, regs, original);
     regs->after_slot = slot;
     return ic_universal_answer(original, slot->universal_plan->call);
 }
 
+/* The original of a call that ran before-observers, found from self and _cmd as they left them:
+ * for an object's slot straight from the save area, where self is gpr[`self_index`] (1 behind an
+ * x86-64 result buffer's address, else 0) and _cmd the next, rather than through the frame view
+ * (the view's addresses are computed and stored on this frame just before: reading them back put
+ * a store and a load more on the way to the original); for a class-wide record (`hook`) as
+ * original_of. */
+__attribute__((always_inline)) static inline ic_imp original_from(const ic_hook_slot *slot,
+                                                                  const ic_class_hook *hook,
+                                                                  ic_universal_regs *regs,
+                                                                  unsigned self_index, void **args)
+{
+    if (hook) return ic_class_hook_original(hook, args);
+    ic_sel cmd;
+    memcpy(&cmd, &regs->gpr[self_index + 1], sizeof cmd);
+    return ic_engine_original_imp_from_at(slot, (const ic_id *)(void *)&regs->gpr[self_index], cmd);
+}
+
 /* A call of a signature whose arguments are all DIRECT, with before-observers: they run over the
- * frame view, the original is found from self and _cmd as they left them. Out of line (and
- * tail-called), once for objects and once for class-wide records: the calls without
- * before-observers keep no view and no frame for it. */
-__attribute__((always_inline)) static inline ic_universal_next
-before(const ic_hook_slot *slot, const ic_class_hook *hook, ic_universal_regs *regs)
+ * frame view, the original is found from self and _cmd as they left them (original_from). Out of
+ * line (and tail-called), once for objects and once for class-wide records: the calls without
+ * before-observers keep no view and no frame for it. The hints word is loaded once after the
+ * observers (they may have added or removed hooks): it tells re-extension, instead hooks and
+ * after-observers apart. */
+__attribute__((always_inline)) static inline ic_universal_next before(const ic_hook_slot *slot,
+                                                                      const ic_class_hook *hook,
+                                                                      ic_universal_regs *regs,
+                                                                      unsigned self_index)
 {
     void *args[IC_UNIVERSAL_MAX_ARGS];
     const ic_universal_plan *plan = slot->universal_plan;
     view(plan, regs, args);
     ic_hook_notify(slot, args, NULL, 0, IC_OBSERVE_BEFORE, plan->arg_count);
-    if (IC_UNLIKELY(slot->reextend_arguments)) ic_hook_normalize_arguments(slot->sig, args);
-    return then(slot, regs, original_of(slot, hook, args));
+    uint32_t hints = ic_hook_hints(slot);
+    /* One test for the common case (no re-extension, no instead hook, no after-observer). */
+    if (IC_LIKELY(!(hints & (IC_HINT_REEXTEND | IC_HINT_INSTEAD | IC_HINT_AFTER))))
+        return ic_universal_answer(original_from(slot, hook, regs, self_index, args), 0);
+    if (hints & IC_HINT_REEXTEND) ic_hook_normalize_arguments(slot->sig, args);
+    return then(slot, regs, original_from(slot, hook, regs, self_index, args), hints);
 }
 
-static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
-before_object(const ic_hook_slot *slot, ic_universal_regs *regs)
+/* The out-of-line paths a dispatcher tail-calls take self, _cmd and the registers first, in the
+ * dispatcher's own argument registers, whether they use them or not: the dispatcher then only
+ * adds the slot (no moves of its arguments, measured 3 instructions per call). Not static: the
+ * optimizer drops a static function's unused parameters, and the moves come back. */
+IC_PRIVATE IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+ic_universal_before_object(ic_id self, ic_sel cmd, ic_universal_regs *regs,
+                           const ic_hook_slot *slot)
 {
-    return before(slot, NULL, regs);
+    (void)self;
+    (void)cmd;
+    return before(slot, NULL, regs, 0);
 }
 
-static IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
-before_class(const ic_class_hook *hook, ic_universal_regs *regs)
+#if defined(__x86_64__)
+/* ic_universal_before_object for the entries for results through rdi: the sret dispatchers'
+ * argument order, and self one register further. */
+IC_PRIVATE IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+ic_universal_before_object_sret(ic_universal_regs *regs, ic_id self, ic_sel cmd,
+                                const ic_hook_slot *slot)
 {
-    return before(&hook->slot, hook, regs);
+    (void)self;
+    (void)cmd;
+    return before(slot, NULL, regs, 1);
+}
+#endif
+
+IC_PRIVATE IC_HOT_ENTRY __attribute__((noinline)) ic_universal_next
+ic_universal_before_class(ic_id self, ic_sel cmd, ic_universal_regs *regs,
+                          const ic_class_hook *hook)
+{
+    (void)self;
+    (void)cmd;
+    return before(&hook->slot, hook, regs, 0);
 }
 
 /* The original of an object's call that ran no before-observer, when the dispatch table does not
  * have it cached yet (a lookup that may lock), and the rest of the call. */
-static __attribute__((noinline)) ic_universal_next
-run_uncached(const ic_hook_slot *slot, ic_universal_regs *regs, ic_id self, ic_sel cmd)
+IC_PRIVATE __attribute__((noinline)) ic_universal_next
+ic_universal_run_uncached(ic_id self, ic_sel cmd, ic_universal_regs *regs, const ic_hook_slot *slot)
 {
-    return then(slot, regs, ic_engine_original_imp_from(slot, self, cmd));
+    return then(slot, regs, ic_engine_original_imp_from(slot, self, cmd), ic_hook_hints(slot));
 }
 
-/* One observed call: `hook` is the class-wide record (NULL for an object's slot); the sender's
- * stack arguments lie IC_UNIVERSAL_STACK_OFFSET bytes above `regs`. The common signature
- * (every argument DIRECT) needs no scratch storage; before-observers run out of line
- * (before_object, before_class); with none, self and _cmd as received find the original (not
- * reloaded through the frame view: a chain of forwarded loads on the way to the original), and
- * every call out is a tail call, so the dispatcher this is inlined into keeps no frame. Inlined
- * into each dispatcher, where `hook` is a constant NULL or the record. The common signature is
- * told from the slot's flag, and the plan is not loaded here: the paths that need it load it. */
-__attribute__((always_inline)) static inline ic_universal_next run(const ic_hook_slot *slot,
-                                                                   const ic_class_hook *hook,
-                                                                   ic_universal_regs *regs,
-                                                                   ic_id self, ic_sel cmd)
+/* One observed call: `hook` is the class-wide record (NULL for an object's slot), `hints` the
+ * slot's hints word the dispatcher loaded; the sender's stack arguments lie
+ * IC_UNIVERSAL_STACK_OFFSET bytes above `regs`. The common signature (every argument DIRECT)
+ * needs no scratch storage; before-observers run out of line (before_object, before_class); with
+ * none, self and _cmd as received find the original (not reloaded through the frame view: a chain
+ * of forwarded loads on the way to the original), and every call out is a tail call, so the
+ * dispatcher this is inlined into keeps no frame. Inlined into each dispatcher, where `hook` is a
+ * constant NULL or the record. Every test is on the one hints word (the common signature is told
+ * from its IC_HINT_UNIVERSAL_GENERAL bit), and the plan is not loaded here: the paths that need it
+ * load it. */
+__attribute__((always_inline)) static inline ic_universal_next
+run(const ic_hook_slot *slot, const ic_class_hook *hook, ic_universal_regs *regs, ic_id self,
+    ic_sel cmd, uint32_t hints, bool sret)
 {
-    if (IC_UNLIKELY(slot->universal_general))
-        return run_general(slot->universal_plan, slot, hook, regs,
-                           (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET);
-    if (ic_hook_has_before(slot))
-        return hook ? before_class(hook, regs) : before_object(slot, regs);
+    /* One test for calls with neither (the general signature, or before-observers). */
+    if (hints & (IC_HINT_UNIVERSAL_GENERAL | IC_HINT_BEFORE)) {
+        if (IC_UNLIKELY(hints & IC_HINT_UNIVERSAL_GENERAL))
+            return run_general(slot->universal_plan, slot, hook, regs,
+                               (unsigned char *)regs + IC_UNIVERSAL_STACK_OFFSET);
+        if (hook) return ic_universal_before_class(self, cmd, regs, hook);
+#if defined(__x86_64__)
+        if (sret) return ic_universal_before_object_sret(regs, self, cmd, slot);
+#else
+        (void)sret; /* AArch64: x8 carries a result's buffer, self is always x0 */
+#endif
+        return ic_universal_before_object(self, cmd, regs, slot);
+    }
     ic_imp original;
     if (hook) {
         /* Only an added override's super lookup reads the view: self is all it needs. */
@@ -382,80 +482,123 @@ __attribute__((always_inline)) static inline ic_universal_next run(const ic_hook
         original = ic_class_hook_original(hook, self_only);
     } else {
         original = ic_hook_original_imp_if_cached(slot, self, cmd);
-        if (IC_UNLIKELY(!original)) return run_uncached(slot, regs, self, cmd);
+        if (IC_UNLIKELY(!original)) return ic_universal_run_uncached(self, cmd, regs, slot);
     }
-    return then(slot, regs, original);
+    /* Observed without before-observers: instead hooks or after-observers (unless they went
+     * between the loads of the hints word), after-observers the common case here, laid out
+     * without a taken branch (then() expects neither). */
+    if (IC_LIKELY((hints & (IC_HINT_INSTEAD | IC_HINT_AFTER)) == IC_HINT_AFTER)) {
+        regs->after_slot = slot;
+        return ic_universal_answer(original, slot->universal_plan->call);
+    }
+    return then(slot, regs, original, hints);
 }
 
 /* The original of an unobserved call when the dispatch table does not have it cached yet (a
  * lookup that may lock): out of line and tail-called, so the dispatcher keeps no frame. */
-static __attribute__((noinline)) ic_universal_next unobserved_uncached(const ic_hook_slot *slot,
-                                                                       ic_id self, ic_sel cmd)
+IC_PRIVATE __attribute__((noinline)) ic_universal_next
+ic_universal_unobserved_uncached(ic_id self, ic_sel cmd, const ic_hook_slot *slot)
 {
     return ic_universal_answer(ic_hook_original_imp(slot, self, cmd), 0);
 }
 
-IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch(ic_universal_regs *regs, ic_id self,
-                                                            ic_sel cmd)
+/* The dispatchers' bodies: the hints word is loaded once, for "observed" and for each path. */
+__attribute__((always_inline)) static inline ic_universal_next
+object_dispatch(ic_id self, ic_sel cmd, ic_universal_regs *regs, bool sret)
 {
     ic_hook_slot *slot = ic_hook_find_slot(self, cmd);
-    if (!ic_hook_is_observed(slot)) {
+    uint32_t hints = slot ? ic_hook_hints(slot) : 0;
+    if (!(hints & IC_HINT_OBSERVED)) {
         ic_imp original = ic_hook_original_imp_if_cached(slot, self, cmd);
-        if (IC_UNLIKELY(!original)) return unobserved_uncached(slot, self, cmd);
+        if (IC_UNLIKELY(!original)) return ic_universal_unobserved_uncached(self, cmd, slot);
         return ic_universal_answer(original, 0);
     }
-    return run(slot, NULL, regs, self, cmd);
+    return run(slot, NULL, regs, self, cmd, hints, sret);
 }
 
-IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch(ic_universal_regs *regs, ic_id self,
-                                                           ic_sel cmd)
+__attribute__((always_inline)) static inline ic_universal_next
+class_dispatch(ic_id self, ic_sel cmd, ic_universal_regs *regs)
 {
     const ic_class_hook *hook = ic_class_hook_for_call(self, cmd);
     const ic_hook_slot *slot = &hook->slot;
+    uint32_t hints = ic_hook_hints(slot);
     /* Hooks all removed while this call was on its way: run the original with the registers as
      * they came. */
-    if (!ic_hook_is_observed(slot)) {
+    if (!(hints & IC_HINT_OBSERVED)) {
         void *self_only[1] = {&self};
         return ic_universal_answer(ic_class_hook_original(hook, self_only), 0);
     }
-    return run(slot, hook, regs, self, cmd);
+    return run(slot, hook, regs, self, cmd, hints, false);
 }
 
+IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch(ic_id self, ic_sel cmd,
+                                                            ic_universal_regs *regs)
+{
+    return object_dispatch(self, cmd, regs, false);
+}
+
+IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch(ic_id self, ic_sel cmd,
+                                                           ic_universal_regs *regs)
+{
+    return class_dispatch(self, cmd, regs);
+}
+
+#if defined(__x86_64__)
+IC_HOT_ENTRY ic_universal_next ic_universal_object_dispatch_sret(ic_universal_regs *regs,
+                                                                 ic_id self, ic_sel cmd)
+{
+    return object_dispatch(self, cmd, regs, true);
+}
+
+IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch_sret(ic_universal_regs *regs, ic_id self,
+                                                                ic_sel cmd)
+{
+    return class_dispatch(self, cmd, regs);
+}
+#endif
+
 /* ic_universal_after for a result gathered from registers into scratch storage for the observers
- * and scattered back after them. */
+ * and scattered back after them, a narrow integer result re-extended after them, or none (void)
+ * (plan->after_general). */
 static __attribute__((noinline)) void
-after_gathered(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
+after_general(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
 {
     _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
     void *args[IC_UNIVERSAL_MAX_ARGS];
     view(plan, regs, args);
-    void *ret = scratch + plan->ret.scratch;
-    for (unsigned k = 0; k < plan->ret.piece_count; k++)
-        memcpy((unsigned char *)ret + plan->ret.pieces[k].offset,
-               (unsigned char *)regs + plan->ret.pieces[k].where, plan->ret.pieces[k].size);
+    void *ret = result_address(plan, regs, scratch);
+    if (plan->ret.how == IC_UNIVERSAL_GATHER)
+        for (unsigned k = 0; k < plan->ret.piece_count; k++)
+            memcpy((unsigned char *)ret + plan->ret.pieces[k].offset,
+                   (unsigned char *)regs + plan->ret.pieces[k].where, plan->ret.pieces[k].size);
     if (ic_hook_has_after(slot))
         ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
+    /* Observers may have stored only the low bytes of a narrow result. */
+    if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, ret);
     finish_result(plan, regs, ret);
 }
 
 /* A result in its register (DIRECT) is where the observers see it; one through the sender's
  * buffer (INDIRECT) is there already, and rax (x86-64) holds the buffer's address as the
- * original returned it. */
+ * original returned it. Nothing is left to do once the observers returned (the rest is
+ * after_general's): the call keeps no slot, result or plan across them. */
 IC_HOT_ENTRY void ic_universal_after(ic_universal_regs *regs)
 {
     const ic_hook_slot *slot = regs->after_slot;
     const ic_universal_plan *plan = slot->universal_plan;
-    if (IC_UNLIKELY(plan->ret.how == IC_UNIVERSAL_GATHER)) {
-        after_gathered(plan, slot, regs);
+    if (IC_UNLIKELY(plan->after_general)) {
+        after_general(plan, slot, regs);
         return;
     }
     void *args[IC_UNIVERSAL_MAX_ARGS];
     view(plan, regs, args);
-    void *ret = result_address(plan, regs, NULL);
+    /* result_address for DIRECT and INDIRECT (the only results here), without a branch. */
+    unsigned char *at = (unsigned char *)regs + plan->ret.pieces[0].where;
+    void *through;
+    memcpy(&through, at, sizeof through);
+    void *ret = plan->ret.how == IC_UNIVERSAL_INDIRECT ? through : at;
     if (ic_hook_has_after(slot))
         ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
-    /* Observers may have stored only the low bytes of a narrow result. */
-    if (IC_UNLIKELY(slot->reextend_return)) ic_hook_normalize_narrow(&slot->sig->ret, ret);
 }
 
 ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)

@@ -112,16 +112,24 @@ typedef struct ic_universal_plan {
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
     bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
+    /* The result is GATHER, none (void), or a narrow integer re-extended after observers:
+     * ic_universal_after takes its general path (its common one has DIRECT and INDIRECT results
+     * only). */
+    bool after_general;
     /* How many vector argument registers the arguments use (the highest one's number + 1): the
      * entry saves none (_novec), the first two (_vec2) or all eight. */
     uint8_t vectors;
+    /* How many integer argument registers the arguments and an indirect result's address use
+     * (the highest one's number + 1): on x86-64 the entry saves three (_g3), four (_g4) or all
+     * six. */
+    uint8_t gprs;
     /* The instead chain's call of the original: the generated table's typed frame call when it
      * has the signature (a method forced off the typed trampoline), else NULL (generic). */
     ic_status (*typed_call)(const ic_signature *sig, ic_imp imp, void **args, void *ret);
     /* Without GATHER and INDIRECT arguments, the frame view straight from the entry's frame: each
      * argument's byte offset from the entry's ic_universal_regs (its stack arguments lie
      * IC_UNIVERSAL_STACK_OFFSET bytes above it), computed once here rather than per call. */
-    uint16_t view[IC_UNIVERSAL_MAX_ARGS];
+    uintptr_t view[IC_UNIVERSAL_MAX_ARGS];
     ic_universal_value ret;
     ic_universal_value args[];
 } ic_universal_plan;
@@ -148,7 +156,9 @@ IC_PRIVATE const ic_universal_plan *ic_universal_plan_for(const ic_signature *si
  * a class-wide hook (x86-64 has a second entry for results through rdi, and a third for long
  * double results, which it returns on the x87 stack). A signature with no
  * argument in a vector register gets an entry that neither saves nor restores them, one whose
- * arguments use only the first two gets one that saves and restores those two. */
+ * arguments use only the first two gets one that saves and restores those two; on x86-64, one
+ * whose arguments use only the first three or four integer argument registers gets an entry that
+ * saves and restores only those. */
 IC_PRIVATE ic_imp ic_universal_object_entry_for(const ic_universal_plan *plan);
 IC_PRIVATE ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan);
 /* Whether `imp` is one of the universal class entries. */
@@ -166,10 +176,13 @@ IC_PRIVATE void ic_universal_call(const ic_universal_regs *in, const void *stack
                                   size_t stack_bytes, ic_imp fn, ic_universal_regs *out,
                                   uint64_t flags);
 
-/* What a dispatcher answers its entry (two words: rax and rdx / x0 and x1):
- *   imp NULL: the result registers in the save area are the call's result;
+/* What a dispatcher answers its entry (two words: rax and rdx / x0 and x1), told from `call`
+ * alone (an entry's common path tests one register; `imp` is never NULL where it is used):
  *   call 0: jump to `imp` with the saved registers (the original returns to the sender);
- *   else: call `imp` from the entry's own frame with the saved registers and `call & ~7` bytes of
+ *   call IC_UNIVERSAL_DONE (imp NULL): the result registers in the save area are the call's
+ *   result;
+ *   else (IC_UNIVERSAL_CALL set): call `imp` from the entry's own frame with the saved registers
+ *   and `call & ~7` bytes of
  *   the sender's stack arguments copied below the save area, store its result registers into the
  *   save area (st(0) too from an x87 entry), call ic_universal_after, then return
  *   the result registers (after-observers without instead hooks: no second register image, no
@@ -187,14 +200,24 @@ static inline ic_universal_next ic_universal_answer(ic_imp imp, uintptr_t call)
 }
 
 #define IC_UNIVERSAL_CALL 1u
+#define IC_UNIVERSAL_DONE 2u
 
-/* The dispatchers the entries call (universal.c) with the saved registers and the call's self
- * and _cmd, passed in registers too (not reloaded from the save area just stored: the slot's
- * search starts from them). */
-IC_PRIVATE ic_universal_next ic_universal_object_dispatch(ic_universal_regs *regs, ic_id self,
-                                                          ic_sel cmd);
-IC_PRIVATE ic_universal_next ic_universal_class_dispatch(ic_universal_regs *regs, ic_id self,
-                                                         ic_sel cmd);
+/* The dispatchers the entries call (universal.c) with the call's self and _cmd, passed in
+ * registers too (not reloaded from the save area just stored: the slot's search starts from
+ * them), and the saved registers. Their order is the one that leaves self and _cmd where the
+ * entry received them: (self, _cmd, regs) for the plain entries, (regs, self, _cmd) for the
+ * x86-64 entries for results through rdi (self and _cmd in rsi and rdx): no moves in the entry,
+ * none in the dispatcher. */
+IC_PRIVATE ic_universal_next ic_universal_object_dispatch(ic_id self, ic_sel cmd,
+                                                          ic_universal_regs *regs);
+IC_PRIVATE ic_universal_next ic_universal_class_dispatch(ic_id self, ic_sel cmd,
+                                                         ic_universal_regs *regs);
+#if defined(__x86_64__)
+IC_PRIVATE ic_universal_next ic_universal_object_dispatch_sret(ic_universal_regs *regs, ic_id self,
+                                                               ic_sel cmd);
+IC_PRIVATE ic_universal_next ic_universal_class_dispatch_sret(ic_universal_regs *regs, ic_id self,
+                                                              ic_sel cmd);
+#endif
 /* After the entry called the original (call mode above): runs the after-observers of
  * `regs->after_slot` over the frame view and the result registers, and leaves the result in them
  * for the entry to return. */

@@ -6,12 +6,12 @@
  * argument in a vector register, none) into an ic_universal_regs at the
  * bottom of its own frame (a frame record in x29/x30 with CFI, so unwinders and debuggers walk
  * through it to the sender; the sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 320 + 16
- * bytes above, at x29 + 16) and calls its dispatcher with the registers, self and _cmd (x0 and
- * x1 as received). The answer is two words (ic_universal_next, x0 and x1): an IMP to branch to with
+ * bytes above, at x29 + 16) and calls its dispatcher with self and _cmd (x0 and x1 as received)
+ * and the registers. The answer is two words (ic_universal_next, x0 and x1): an IMP to branch to with
  * the registers reloaded (x1 zero; the frame is gone before the branch: the original returns to
- * the sender); an IMP to call from this frame (x1 non-zero: the sender's stack arguments, x1 & ~7
+ * the sender); an IMP to call from this frame (x1 bit 0 set: the sender's stack arguments, x1 & ~7
  * bytes, copied below the save area), whose result registers are stored into the save area before
- * ic_universal_after runs the after-observers; or none (x0 zero). Then the result registers in
+ * ic_universal_after runs the after-observers; or none (x1 IC_UNIVERSAL_DONE). Then the result registers in
  * the save area are the result: x0 x1 and q0-q3.
  *
  * ic_universal_call (the instead chain's call of the original, and run_general's) calls an
@@ -53,8 +53,9 @@
         stp q2, q3, [\base, #256]
 .endm
 
-/* \closure: an entry of closure stubs (universal_closure.h): the dispatcher is given the stub's
- * slot (x9) rather than self and _cmd, and always answers none (the result in the save area). */
+/* \closure: an entry of closure stubs (universal_closure.h): its dispatcher is given the stub's
+ * slot (x9) and the registers, (slot, -, regs), rather than self and _cmd, and always answers
+ * IC_UNIVERSAL_DONE (the result in the save area). */
 .macro IC_UNIVERSAL_ENTRY name, dispatch, vec, closure=0
         .p2align 4
         .globl \name
@@ -83,14 +84,10 @@
         .endif
         .endif
         .if \closure
-        mov x1, x9
-        .else
-        mov x2, x1
-        mov x1, x0
+        mov x0, x9
         .endif
-        mov x0, sp
+        mov x2, sp /* self and _cmd stay in x0 and x1 */
         bl \dispatch
-        cbz x0, 1f
         mov x16, x0
         cbnz x1, 3f
         IC_UNIVERSAL_LOAD_ARGS sp, \vec
@@ -117,6 +114,8 @@
         ret
         .cfi_restore_state
 3:
+        /* IC_UNIVERSAL_DONE: the result is in the save area. */
+        tbz x1, #0, 1b
         /* Call mode: the sender's stack arguments (x1 & ~7 bytes) copied below the save area, the
          * original called from this frame, its result registers stored into the save area, then
          * ic_universal_after, and the result returned from the save area (1 above). */

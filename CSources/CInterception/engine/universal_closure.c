@@ -84,9 +84,10 @@ void ic_universal_closure_give_back(int index)
  * stack arguments, with a plain return (stored at its exact size) into a zeroed result: a result
  * register is zeroed whole first, so a narrow integer result reaches the caller zero-extended and
  * an unset result is 0, as from the register entries. */
-ic_universal_next ic_universal_closure_dispatch(ic_universal_regs *regs,
-                                                const ic_universal_closure_slot *slot)
+ic_universal_next ic_universal_closure_dispatch(const ic_universal_closure_slot *slot,
+                                                uintptr_t unused, ic_universal_regs *regs)
 {
+    (void)unused; /* the entry leaves the sender's second argument register here */
     const ic_universal_plan *plan = slot->plan;
     const ic_signature *sig = slot->sig;
     void *args[IC_UNIVERSAL_MAX_ARGS];
@@ -109,7 +110,7 @@ ic_universal_next ic_universal_closure_dispatch(ic_universal_regs *regs,
     inv.plain_ret_size = ret_size;
     slot->fn(&inv, slot->context);
     ic_universal_frame_return(plan, regs, ret);
-    return ic_universal_answer(NULL, 0);
+    return ic_universal_answer(NULL, IC_UNIVERSAL_DONE);
 }
 
 #else /* no universal trampoline on this CPU: closures without a register shape are libffi's */

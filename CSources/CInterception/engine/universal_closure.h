@@ -8,8 +8,8 @@
  * free, instead of a libffi closure: no libffi on the call. There are IC_UNIVERSAL_CLOSURES
  * stubs, each 16 bytes of code at a fixed address: stub k puts the address of slot k in a scratch
  * register (r10 / x9, neither an argument register) and jumps to the entry the slot names, a
- * universal entry of the slot's signature that calls ic_universal_closure_dispatch with the saved
- * registers and the slot. The dispatcher builds the frame view from the plan, calls the
+ * universal entry of the slot's signature that calls ic_universal_closure_dispatch with the slot
+ * and the saved registers. The dispatcher builds the frame view from the plan, calls the
  * closure's callback with a frame invocation over it, and leaves the result in the save area's
  * result registers for the entry to return.
  *
@@ -54,9 +54,11 @@ IC_PRIVATE ic_imp ic_universal_closure_take(const ic_signature *sig, ic_closure_
 /* Gives stub `index` back (its closure is destroyed). Locking: takes ic_closure_lock. */
 IC_PRIVATE void ic_universal_closure_give_back(int index);
 
-/* The dispatcher of the closure entries (assembly calls it). */
-IC_PRIVATE ic_universal_next ic_universal_closure_dispatch(ic_universal_regs *regs,
-                                                           const ic_universal_closure_slot *slot);
+/* The dispatcher of the closure entries (assembly calls it with the stub's slot, the sender's
+ * second argument register left as it was, and the saved registers); answers IC_UNIVERSAL_DONE. */
+IC_PRIVATE ic_universal_next ic_universal_closure_dispatch(const ic_universal_closure_slot *slot,
+                                                           uintptr_t unused,
+                                                           ic_universal_regs *regs);
 
 /* From universal.c: the frame view of a call of `plan` whose registers `regs` the entry saved
  * (each argument's address in `args`, gathered structs copied into `scratch`, plan->scratch_bytes

@@ -437,6 +437,11 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
     p->typed_call = ic_typed_frame_call_for(sig);
     const uint32_t vec_start = (uint32_t)offsetof(ic_universal_regs, vec);
     const uint32_t vec_end = vec_start + (uint32_t)sizeof(((ic_universal_regs *)0)->vec);
+    const uint32_t gpr_end = (uint32_t)sizeof(((ic_universal_regs *)0)->gpr);
+    /* An indirect result's address: rdi on x86-64 (gpr[0]); x8 on AArch64, always saved. */
+#if defined(__x86_64__)
+    if (p->sret) p->gprs = 1;
+#endif
     for (uint32_t i = 0; i < p->arg_count; i++) {
         const ic_universal_value *v = &p->args[i];
         for (unsigned k = 0; k < v->piece_count; k++) {
@@ -445,11 +450,18 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
                 (where - vec_start) / 16 + 1 > p->vectors)
                 p->vectors = (uint8_t)((where - vec_start) / 16 + 1);
         }
+        for (unsigned k = 0; k < v->piece_count; k++) {
+            uint32_t where = v->pieces[k].where;
+            if (!(where & IC_UNIVERSAL_ON_STACK) && where < gpr_end && where / 8 + 1 > p->gprs)
+                p->gprs = (uint8_t)(where / 8 + 1);
+        }
         uint32_t where = v->pieces[0].where;
-        p->view[i] = (uint16_t)(where & IC_UNIVERSAL_ON_STACK
-                                    ? IC_UNIVERSAL_STACK_OFFSET + (where & ~IC_UNIVERSAL_ON_STACK)
-                                    : where);
+        p->view[i] = (uintptr_t)(where & IC_UNIVERSAL_ON_STACK
+                                     ? IC_UNIVERSAL_STACK_OFFSET + (where & ~IC_UNIVERSAL_ON_STACK)
+                                     : where);
     }
+    p->after_general = p->ret.how == IC_UNIVERSAL_GATHER || p->ret.how == IC_UNIVERSAL_NONE ||
+                       sig->reextend_return;
     p->stack_bytes = (uint32_t)round_up(b.stack, 8);
     p->call = p->stack_bytes | IC_UNIVERSAL_CALL;
     p->scratch_bytes = (uint32_t)b.scratch;

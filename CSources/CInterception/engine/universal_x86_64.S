@@ -1,18 +1,20 @@
 /*
  * universal_x86_64.S — the universal trampoline for System V x86-64 (universal.h).
  *
- * An entry saves rdi rsi rdx rcx r8 r9 and xmm0-7 (the _vec2 entries only xmm0-1, for signatures
- * whose arguments use no other; the _novec entries, for signatures with no argument in a vector
- * register, none) into an ic_universal_regs at the bottom of its own
+ * An entry saves rdi rsi rdx rcx r8 r9 (the _g4 entries only the first four, the _g3 entries the
+ * first three, for signatures whose arguments use no other) and xmm0-7 (the _vec2 entries only
+ * xmm0-1, for signatures whose arguments use no other; the _novec entries, for signatures with no
+ * argument in a vector register, none) into an ic_universal_regs at the bottom of its own
  * frame (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender; the
  * sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 272 + 16 bytes above, at rbp + 16) and
- * calls its dispatcher with the registers, self and _cmd (from rdi and rsi, or from rsi and rdx
- * for the entry for results through rdi). The answer is two words (ic_universal_next, rax and
+ * calls its dispatcher with self and _cmd where they came (rdi and rsi, or rsi and rdx for the
+ * entry for results through rdi) and the registers. The answer is two words (ic_universal_next, rax and
  * rdx): an IMP to jump to with the registers reloaded (rdx zero; the frame is gone before the
- * jump: the original returns to the sender); an IMP to call from this frame (rdx non-zero: the
+ * jump: the original returns to the sender); an IMP to call from this frame (rdx bit 0 set: the
  * sender's stack arguments, rdx & ~7 bytes, copied below the save area), whose result registers
- * are stored into the save area before ic_universal_after runs the after-observers; or none (rax
- * zero). Then the result registers in the save area are the result: rax rdx xmm0 xmm1, and st(0)
+ * are stored into the save area before ic_universal_after runs the after-observers; or none (rdx
+ * IC_UNIVERSAL_DONE). Then the result registers in the save area are the result: rax rdx xmm0 xmm1 (rax alone
+ * for a result through rdi), and st(0)
  * for the _x87 entries (signatures returning a long double: the original's st(0) stored into the
  * save area and loaded back; an entry that knows this needs no flag to test on each call).
  *
@@ -30,9 +32,25 @@
  * frame: at rsp while the dispatcher runs, at rbp - IC_UNIVERSAL_SAVE always. */
 #define IC_UNIVERSAL_SAVE 272
 
-/* The argument registers from the save area at \base: rdi rsi rdx rcx r8 r9, and xmm0 up to
- * xmm(\vec - 1) (\vec is 0, 2 or 8). \base must be none of the registers loaded. */
-.macro IC_UNIVERSAL_LOAD_ARGS base, vec
+/* The integer argument registers rdi rsi rdx rcx r8 r9, the first \gpr of them (3, 4 or 6: the
+ * _g3 and _g4 entries are for signatures whose arguments use no other), into the save area at
+ * \base. */
+.macro IC_UNIVERSAL_STORE_GPRS base, gpr
+        movq %rdi, 0(\base)
+        movq %rsi, 8(\base)
+        movq %rdx, 16(\base)
+        .if \gpr > 3
+        movq %rcx, 24(\base)
+        .endif
+        .if \gpr > 4
+        movq %r8, 32(\base)
+        movq %r9, 40(\base)
+        .endif
+.endm
+
+/* The argument registers from the save area at \base: the first \gpr of rdi rsi rdx rcx r8 r9,
+ * and xmm0 up to xmm(\vec - 1) (\vec is 0, 2 or 8). \base must be none of the registers loaded. */
+.macro IC_UNIVERSAL_LOAD_ARGS base, vec, gpr
         .if \vec
         movaps 64(\base), %xmm0
         movaps 80(\base), %xmm1
@@ -48,24 +66,51 @@
         movq 0(\base), %rdi
         movq 8(\base), %rsi
         movq 16(\base), %rdx
+        .if \gpr > 3
         movq 24(\base), %rcx
+        .endif
+        .if \gpr > 4
         movq 32(\base), %r8
         movq 40(\base), %r9
+        .endif
 .endm
 
 /* The result registers rax rdx xmm0 xmm1 into the save area at \base (st(0) is the caller's
- * to store: only when the flags say the result is a long double). */
-.macro IC_UNIVERSAL_STORE_RESULT base
+ * to store: only when the flags say the result is a long double). A result through rdi (\sret)
+ * returns only rax, its buffer's address. */
+.macro IC_UNIVERSAL_STORE_RESULT base, sret
         movq %rax, 192(\base)
+        .if !\sret
         movq %rdx, 200(\base)
         movaps %xmm0, 208(\base)
         movaps %xmm1, 224(\base)
+        .endif
 .endm
 
-/* \closure: an entry of closure stubs (universal_closure.h): the dispatcher is given the stub's
- * slot (r10) rather than self and _cmd, and always answers none (the result in the save area). */
-.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87, closure=0
-        .p2align 4
+/* Returns the result registers from the save area at rsp (rax alone for a result through rdi,
+ * \sret; st(0) too for a long double, \x87) and leaves the frame. */
+.macro IC_UNIVERSAL_RETURN sret, x87
+        movq 192(%rsp), %rax
+        .if !\sret
+        movq 200(%rsp), %rdx
+        movaps 208(%rsp), %xmm0
+        movaps 224(%rsp), %xmm1
+        .endif
+        .if \x87
+        fldt 240(%rsp)
+        .endif
+        .cfi_remember_state
+        leave
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_restore_state
+.endm
+
+/* \closure: an entry of closure stubs (universal_closure.h): its dispatcher is given the stub's
+ * slot (r10) and the registers, (slot, -, regs), rather than self and _cmd, and always answers
+ * IC_UNIVERSAL_DONE (the result in the save area). */
+.macro IC_UNIVERSAL_ENTRY name, dispatch, sret, vec, x87, gpr, closure=0
+        .p2align 6 /* a cache line of its own, as IC_HOT_ENTRY (hook.h) */
         .globl \name
         .hidden \name
         .type \name, @function
@@ -77,12 +122,7 @@
         movq %rsp, %rbp
         .cfi_def_cfa_register %rbp
         subq $IC_UNIVERSAL_SAVE, %rsp
-        movq %rdi, 0(%rsp)
-        movq %rsi, 8(%rsp)
-        movq %rdx, 16(%rsp)
-        movq %rcx, 24(%rsp)
-        movq %r8, 32(%rsp)
-        movq %r9, 40(%rsp)
+        IC_UNIVERSAL_STORE_GPRS %rsp, \gpr
         .if \vec
         movaps %xmm0, 64(%rsp)
         movaps %xmm1, 80(%rsp)
@@ -95,46 +135,52 @@
         movaps %xmm7, 176(%rsp)
         .endif
         .endif
+        /* The dispatcher's arguments in the order that leaves self and _cmd where they came:
+         * (regs, self, _cmd) with self and _cmd in rsi and rdx, else (self, _cmd, regs). */
         .if \closure
-        movq %r10, %rsi
+        movq %r10, %rdi
+        movq %rsp, %rdx
         .elseif \sret
-        /* self and _cmd in rsi and rdx already */
-        .else
-        movq %rsi, %rdx
-        movq %rdi, %rsi
-        .endif
         movq %rsp, %rdi
+        .else
+        movq %rsp, %rdx
+        .endif
         call \dispatch
-        testq %rax, %rax
-        jz 1f
-        movq %rax, %r11
         testq %rdx, %rdx
         jnz 3f
-        IC_UNIVERSAL_LOAD_ARGS %rsp, \vec
+        /* rax is no argument register of a method (only variadic calls read al): the IMP stays
+         * in it for the jump. */
+        IC_UNIVERSAL_LOAD_ARGS %rsp, \vec, \gpr
         .cfi_remember_state
         leave
         .cfi_def_cfa %rsp, 8
-        jmp *%r11
+        jmp *%rax
         .cfi_restore_state
 1:
-        movq 192(%rsp), %rax
-        movq 200(%rsp), %rdx
-        movaps 208(%rsp), %xmm0
-        movaps 224(%rsp), %xmm1
-        .if \x87
-        fldt 240(%rsp)
-        .endif
-        .cfi_remember_state
-        leave
-        .cfi_def_cfa %rsp, 8
-        ret
-        .cfi_restore_state
+        IC_UNIVERSAL_RETURN \sret, \x87
 3:
-        /* Call mode: the sender's stack arguments (rdx & ~7 bytes) copied below the save area,
-         * the original called from this frame, its result registers stored into the save area,
-         * then ic_universal_after, and the result returned from the save area (1 above). */
+        /* IC_UNIVERSAL_DONE: the result is in the save area. */
+        testb $1, %dl
+        jz 1b
+        /* Call mode: the original called from this frame (the sender's stack arguments, rdx & ~7
+         * bytes, copied below the save area first: 5 below), its result registers stored into
+         * the save area, then ic_universal_after, and the result returned from the save area
+         * (1 above). The IMP stays in rax (no variadic callee reads al). */
         andq $-8, %rdx
-        jz 4f
+        jnz 5f
+        IC_UNIVERSAL_LOAD_ARGS %rsp, \vec, \gpr
+        call *%rax
+4:
+        IC_UNIVERSAL_STORE_RESULT %rsp, \sret
+        .if \x87
+        fstpt 240(%rsp)
+        .endif
+        movq %rsp, %rdi
+        call ic_universal_after
+        /* Not a jump back to 1: one taken branch fewer on the after-observers' path. */
+        IC_UNIVERSAL_RETURN \sret, \x87
+5:
+        movq %rax, %r11
         leaq 15(%rdx), %rax
         andq $-16, %rax
         subq %rax, %rsp
@@ -143,57 +189,59 @@
         leaq 16(%rbp), %rsi
         movq %rsp, %rdi
         rep movsq
-4:
         leaq -IC_UNIVERSAL_SAVE(%rbp), %r10
-        IC_UNIVERSAL_LOAD_ARGS %r10, \vec
-        movl $8, %eax
+        IC_UNIVERSAL_LOAD_ARGS %r10, \vec, \gpr
         call *%r11
         leaq -IC_UNIVERSAL_SAVE(%rbp), %rsp
-        IC_UNIVERSAL_STORE_RESULT %rsp
-        .if \x87
-        fstpt 240(%rsp)
-        .endif
-        movq %rsp, %rdi
-        call ic_universal_after
-        jmp 1b
+        jmp 4b
         .cfi_endproc
         .size \name, .-\name
 .endm
 
-IC_UNIVERSAL_ENTRY ic_universal_object_entry, ic_universal_object_dispatch, 0, 8, 0
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret, ic_universal_object_dispatch, 1, 8, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry, ic_universal_class_dispatch, 0, 8, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret, ic_universal_class_dispatch, 1, 8, 0
+/* An entry for every count of integer argument registers saved: all six, or the first four
+ * (_g4) or three (_g3) for signatures whose arguments (and result buffer) use no other
+ * (plan->gprs): the others are neither saved nor restored, as the vector registers of the _vec2
+ * and _novec entries. */
+.macro IC_UNIVERSAL_ENTRY_GPRS name, dispatch, sret, vec, x87
+IC_UNIVERSAL_ENTRY \name, \dispatch, \sret, \vec, \x87, 6
+IC_UNIVERSAL_ENTRY \name\()_g4, \dispatch, \sret, \vec, \x87, 4
+IC_UNIVERSAL_ENTRY \name\()_g3, \dispatch, \sret, \vec, \x87, 3
+.endm
+
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry, ic_universal_object_dispatch, 0, 8, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_sret, ic_universal_object_dispatch_sret, 1, 8, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry, ic_universal_class_dispatch, 0, 8, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_sret, ic_universal_class_dispatch_sret, 1, 8, 0
 /* For signatures whose arguments use only xmm0 and xmm1 (plan->vectors 1 or 2): xmm2-7 are
  * neither saved nor restored (the original reads none of them; the save area's slots stay unset). */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2, 0
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch, 1, 2, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch, 1, 2, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_vec2, ic_universal_object_dispatch, 0, 2, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch_sret, 1, 2, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch_sret, 1, 2, 0
 /* For signatures with no argument in a vector register (plan->vectors 0): xmm0-7 are neither
  * saved nor restored. */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_sret_novec, ic_universal_object_dispatch, 1, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0, 0
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_sret_novec, ic_universal_class_dispatch, 1, 0, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_sret_novec, ic_universal_object_dispatch_sret, 1, 0, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_novec, ic_universal_class_dispatch, 0, 0, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_sret_novec, ic_universal_class_dispatch_sret, 1, 0, 0
 /* For signatures returning a long double on the x87 stack (plan->x87; never through rdi). */
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87, ic_universal_object_dispatch, 0, 8, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87, ic_universal_class_dispatch, 0, 8, 1
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_vec2, ic_universal_object_dispatch, 0, 2, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_vec2, ic_universal_class_dispatch, 0, 2, 1
-IC_UNIVERSAL_ENTRY ic_universal_object_entry_x87_novec, ic_universal_object_dispatch, 0, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_class_entry_x87_novec, ic_universal_class_dispatch, 0, 0, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87, ic_universal_object_dispatch, 0, 8, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87, ic_universal_class_dispatch, 0, 8, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87_vec2, ic_universal_object_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87_vec2, ic_universal_class_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87_novec, ic_universal_object_dispatch, 0, 0, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87_novec, ic_universal_class_dispatch, 0, 0, 1
 
 /* The entries of closure stubs, by where the result goes and the vector registers saved. */
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry, ic_universal_closure_dispatch, 0, 8, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_vec2, ic_universal_closure_dispatch, 0, 2, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_novec, ic_universal_closure_dispatch, 0, 0, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret, ic_universal_closure_dispatch, 1, 8, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret_vec2, ic_universal_closure_dispatch, 1, 2, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret_novec, ic_universal_closure_dispatch, 1, 0, 0, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87, ic_universal_closure_dispatch, 0, 8, 1, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87_vec2, ic_universal_closure_dispatch, 0, 2, 1, 1
-IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87_novec, ic_universal_closure_dispatch, 0, 0, 1, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry, ic_universal_closure_dispatch, 0, 8, 0, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_vec2, ic_universal_closure_dispatch, 0, 2, 0, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_novec, ic_universal_closure_dispatch, 0, 0, 0, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret, ic_universal_closure_dispatch, 1, 8, 0, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret_vec2, ic_universal_closure_dispatch, 1, 2, 0, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_sret_novec, ic_universal_closure_dispatch, 1, 0, 0, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87, ic_universal_closure_dispatch, 0, 8, 1, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87_vec2, ic_universal_closure_dispatch, 0, 2, 1, 6, 1
+IC_UNIVERSAL_ENTRY ic_universal_closure_entry_x87_novec, ic_universal_closure_dispatch, 0, 0, 1, 6, 1
 
 /* The closure stubs: stub k (IC_UNIVERSAL_CLOSURE_STUB bytes at ic_universal_closure_stubs + k
  * times that) puts slot k's address in r10 (not an argument register) and jumps to the entry the
@@ -246,10 +294,10 @@ ic_universal_call:
         movq %rsp, %rdi
         rep movsq
 2:
-        IC_UNIVERSAL_LOAD_ARGS %r10, 8
+        IC_UNIVERSAL_LOAD_ARGS %r10, 8, 6
         movl $8, %eax
         call *%r11
-        IC_UNIVERSAL_STORE_RESULT %rbx
+        IC_UNIVERSAL_STORE_RESULT %rbx, 0
         testq $1, %r12
         jz 1f
         fstpt 240(%rbx)
