@@ -5,7 +5,9 @@
 
 /* Hidden in the runtime (IC_PRIVATE): resolved when its objects are linked into this program,
  * NULL (weak) when it links the shared library. On x86-64 each entry has two more variants that
- * save only the first four (_g4) or three (_g3) integer argument registers: the same kind here. */
+ * save only the first four (_g4) or three (_g3) integer argument registers: the same kind here;
+ * and each _vec2 entry a _vec1 twin that saves only the first vector register: a _vec2 kind here
+ * (two at most). */
 #if defined(__x86_64__)
 #define ICT_ENTRY(NAME)                                                                            \
     extern void NAME(void) __attribute__((weak));                                                  \
@@ -33,6 +35,12 @@ ICT_ENTRY(ic_universal_object_entry_x87_novec)
 ICT_ENTRY(ic_universal_class_entry_x87)
 ICT_ENTRY(ic_universal_class_entry_x87_vec2)
 ICT_ENTRY(ic_universal_class_entry_x87_novec)
+ICT_ENTRY(ic_universal_object_entry_vec1)
+ICT_ENTRY(ic_universal_object_entry_sret_vec1)
+ICT_ENTRY(ic_universal_object_entry_x87_vec1)
+ICT_ENTRY(ic_universal_class_entry_vec1)
+ICT_ENTRY(ic_universal_class_entry_sret_vec1)
+ICT_ENTRY(ic_universal_class_entry_x87_vec1)
 #endif
 #undef ICT_ENTRY
 
@@ -50,10 +58,18 @@ ICT_ENTRY(ic_universal_class_entry_x87_novec)
             ic_universal_##SIDE##_entry_x87##SUFFIX, ic_universal_##SIDE##_entry_x87_vec2##SUFFIX, \
             ic_universal_##SIDE##_entry_x87_novec##SUFFIX                                          \
     }
-#define ICT_GPR_VARIANTS 3
+/* The _vec1 entries, in the places of the _vec2 kinds. */
+#define ICT_VEC1_SIDE(SIDE, SUFFIX)                                                                \
+    {                                                                                              \
+        NULL, ic_universal_##SIDE##_entry_vec1##SUFFIX, NULL, NULL,                                \
+            ic_universal_##SIDE##_entry_sret_vec1##SUFFIX, NULL, NULL,                             \
+            ic_universal_##SIDE##_entry_x87_vec1##SUFFIX, NULL                                     \
+    }
+#define ICT_GPR_VARIANTS 6
 #define ICT_SIDES(SIDE)                                                                            \
     {                                                                                              \
-        ICT_SIDE(SIDE, ), ICT_SIDE(SIDE, _g4), ICT_SIDE(SIDE, _g3)                                 \
+        ICT_SIDE(SIDE, ), ICT_SIDE(SIDE, _g4), ICT_SIDE(SIDE, _g3), ICT_VEC1_SIDE(SIDE, ),         \
+            ICT_VEC1_SIDE(SIDE, _g4), ICT_VEC1_SIDE(SIDE, _g3)                                     \
     }
 #else
 #define ICT_SIDE(SIDE)                                                                             \

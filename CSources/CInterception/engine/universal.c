@@ -41,8 +41,9 @@ _Static_assert(sizeof(ic_universal_regs) == 320, "size (IC_UNIVERSAL_SAVE)");
 #endif
 
 /* Assembly entries (universal_x86_64.S, universal_arm64.S): each saves all eight vector argument
- * registers, the first two (_vec2) or none (_novec); on x86-64 each of those saves all six integer
- * argument registers, the first four (_g4) or the first three (_g3). */
+ * registers, the first two (_vec2), the first alone (_vec1, x86-64) or none (_novec); on x86-64
+ * each of those saves all six integer argument registers, the first four (_g4) or the first
+ * three (_g3). */
 #if defined(__x86_64__)
 #define IC_UNIVERSAL_GPR_ENTRIES(NAME)                                                             \
     IC_PRIVATE void NAME(void);                                                                    \
@@ -61,19 +62,29 @@ _Static_assert(sizeof(ic_universal_regs) == 320, "size (IC_UNIVERSAL_SAVE)");
     }
 #define IC_UNIVERSAL_GPR_VARIANTS 1
 #endif
+/* x86-64 has _vec1 entries (xmm0 alone saved: one store and one load fewer than _vec2); on
+ * AArch64 a pair of q registers is one instruction, as one is: the _vec2 entries serve. */
+#if defined(__x86_64__)
+#define IC_UNIVERSAL_VEC1_ENTRIES(NAME) IC_UNIVERSAL_GPR_ENTRIES(NAME##_vec1)
+#define IC_UNIVERSAL_VEC1_ROW(NAME)     IC_UNIVERSAL_GPR_ROW(NAME##_vec1)
+#else
+#define IC_UNIVERSAL_VEC1_ENTRIES(NAME)
+#define IC_UNIVERSAL_VEC1_ROW(NAME) IC_UNIVERSAL_GPR_ROW(NAME##_vec2)
+#endif
 #define IC_UNIVERSAL_ENTRIES(NAME)                                                                 \
     IC_UNIVERSAL_GPR_ENTRIES(NAME)                                                                 \
     IC_UNIVERSAL_GPR_ENTRIES(NAME##_vec2)                                                          \
-    IC_UNIVERSAL_GPR_ENTRIES(NAME##_novec)
+    IC_UNIVERSAL_GPR_ENTRIES(NAME##_novec)                                                         \
+    IC_UNIVERSAL_VEC1_ENTRIES(NAME)
 #define IC_UNIVERSAL_TABLE(NAME)                                                                   \
     {                                                                                              \
         IC_UNIVERSAL_GPR_ROW(NAME), IC_UNIVERSAL_GPR_ROW(NAME##_vec2),                             \
-            IC_UNIVERSAL_GPR_ROW(NAME##_novec)                                                     \
+            IC_UNIVERSAL_GPR_ROW(NAME##_novec), IC_UNIVERSAL_VEC1_ROW(NAME)                        \
     }
 
 /* One kind of entry (object or class; plain, result through rdi or x87) by vector registers saved
- * (all, two, none) and integer registers saved (x86-64: six, four, three). */
-typedef ic_imp entry_table[3][IC_UNIVERSAL_GPR_VARIANTS];
+ * (all, two, none, one) and integer registers saved (x86-64: six, four, three). */
+typedef ic_imp entry_table[4][IC_UNIVERSAL_GPR_VARIANTS];
 
 IC_UNIVERSAL_ENTRIES(ic_universal_object_entry)
 IC_UNIVERSAL_ENTRIES(ic_universal_class_entry)
@@ -93,11 +104,13 @@ static const entry_table class_entries_x87 = IC_UNIVERSAL_TABLE(ic_universal_cla
 #undef IC_UNIVERSAL_TABLE
 #undef IC_UNIVERSAL_GPR_ENTRIES
 #undef IC_UNIVERSAL_GPR_ROW
+#undef IC_UNIVERSAL_VEC1_ENTRIES
+#undef IC_UNIVERSAL_VEC1_ROW
 
 /* The entry of `table` that `plan` needs: the fewest registers that cover its arguments. */
 static ic_imp entry_for(const ic_universal_plan *plan, const entry_table *table)
 {
-    unsigned vec = plan->vectors > 2 ? 0 : plan->vectors ? 1 : 2;
+    unsigned vec = plan->vectors > 2 ? 0 : plan->vectors == 2 ? 1 : plan->vectors ? 3 : 2;
 #if defined(__x86_64__)
     unsigned gpr = plan->gprs > 4 ? 0 : plan->gprs > 3 ? 1 : 2;
 #else
@@ -131,7 +144,7 @@ ic_imp ic_universal_class_entry_for(const ic_universal_plan *plan)
 /* Whether `imp` is in `table`. */
 static bool in_table(ic_imp imp, const entry_table *table)
 {
-    for (unsigned v = 0; v < 3; v++)
+    for (unsigned v = 0; v < 4; v++)
         for (unsigned g = 0; g < IC_UNIVERSAL_GPR_VARIANTS; g++)
             if ((*table)[v][g] == imp) return true;
     return false;
@@ -314,17 +327,24 @@ run_general(const ic_universal_plan *plan, const ic_hook_slot *slot, const ic_cl
                                IC_UNIVERSAL_DONE);
 }
 
-/* The frame view of a signature whose arguments are all DIRECT, from the plan's precomputed
- * offsets into the entry's frame. The first four unconditionally (a method has at least two; the
- * view's unused offsets are 0, the unused addresses are never read): no loop for the common
- * arities. */
-__attribute__((always_inline)) static inline void view(const ic_universal_plan *plan,
-                                                       ic_universal_regs *regs, void **args)
+/* The first four arguments' addresses of the frame view of a signature whose arguments are all
+ * DIRECT, from the plan's precomputed offsets into the entry's frame, unconditionally (a method
+ * has at least two; the view's unused offsets are 0, the unused addresses are never read): no
+ * loop for the common arities. */
+__attribute__((always_inline)) static inline void view4(const ic_universal_plan *plan,
+                                                        ic_universal_regs *regs, void **args)
 {
     uintptr_t first[4];
     for (uint32_t i = 0; i < 4; i++)
         first[i] = (uintptr_t)regs + plan->view[i];
     memcpy(args, first, sizeof first);
+}
+
+/* The whole frame view of such a signature: view4, then the rest in a loop. */
+__attribute__((always_inline)) static inline void view(const ic_universal_plan *plan,
+                                                       ic_universal_regs *regs, void **args)
+{
+    view4(plan, regs, args);
     if (IC_UNLIKELY(plan->arg_count > 4))
         for (uint32_t i = 4; i < plan->arg_count; i++)
             args[i] = (unsigned char *)regs + plan->view[i];
@@ -561,7 +581,7 @@ IC_HOT_ENTRY ic_universal_next ic_universal_class_dispatch_sret(ic_universal_reg
  * and scattered back after them, a narrow integer result re-extended after them, or none (void)
  * (plan->after_general). */
 static __attribute__((noinline)) void
-after_general(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_universal_regs *regs)
+after_general(ic_universal_regs *regs, const ic_hook_slot *slot, const ic_universal_plan *plan)
 {
     _Alignas(16) unsigned char scratch[IC_UNIVERSAL_RET_SCRATCH];
     void *args[IC_UNIVERSAL_MAX_ARGS];
@@ -581,24 +601,30 @@ after_general(const ic_universal_plan *plan, const ic_hook_slot *slot, ic_univer
 /* A result in its register (DIRECT) is where the observers see it; one through the sender's
  * buffer (INDIRECT) is there already, and rax (x86-64) holds the buffer's address as the
  * original returned it. Nothing is left to do once the observers returned (the rest is
- * after_general's): the call keeps no slot, result or plan across them. */
+ * after_general's): the call keeps no slot, result or plan across them. At most four arguments
+ * (more are after_general's): no loop, and no call before the observer's, so the common path
+ * saves no callee-saved register for one. */
 IC_HOT_ENTRY void ic_universal_after(ic_universal_regs *regs)
 {
     const ic_hook_slot *slot = regs->after_slot;
     const ic_universal_plan *plan = slot->universal_plan;
     if (IC_UNLIKELY(plan->after_general)) {
-        after_general(plan, slot, regs);
+        after_general(regs, slot, plan); /* regs stays in the register it came in */
         return;
     }
     void *args[IC_UNIVERSAL_MAX_ARGS];
-    view(plan, regs, args);
+    view4(plan, regs, args); /* at most four arguments here */
     /* result_address for DIRECT and INDIRECT (the only results here), without a branch. */
     unsigned char *at = (unsigned char *)regs + plan->ret.pieces[0].where;
     void *through;
     memcpy(&through, at, sizeof through);
     void *ret = plan->ret.how == IC_UNIVERSAL_INDIRECT ? through : at;
-    if (ic_hook_has_after(slot))
-        ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
+    /* A register's place in the save area, or the sender's buffer: never NULL (the frame's
+     * set-up tests for a NULL result otherwise). */
+    if (!ret) __builtin_unreachable();
+    /* No test of the hints for after-observers removed since the dispatcher saw them: the
+     * snapshot's own counts tell (none left: nothing is called), a test and a branch fewer. */
+    ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, plan->arg_count);
 }
 
 ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void **args, void *ret)

@@ -112,9 +112,9 @@ typedef struct ic_universal_plan {
     bool x87;               /* x86-64: the result is returned on the x87 stack */
     bool gathers;           /* some argument is GATHER (scattered back after before-observers) */
     bool indirect;          /* some argument is INDIRECT (copied for each call of the original) */
-    /* The result is GATHER, none (void), or a narrow integer re-extended after observers:
-     * ic_universal_after takes its general path (its common one has DIRECT and INDIRECT results
-     * only). */
+    /* The result is GATHER, none (void), or a narrow integer re-extended after observers, or
+     * there are more than four arguments: ic_universal_after takes its general path (its common
+     * one has DIRECT and INDIRECT results and at most four arguments only). */
     bool after_general;
     /* How many vector argument registers the arguments use (the highest one's number + 1): the
      * entry saves none (_novec), the first two (_vec2) or all eight. */

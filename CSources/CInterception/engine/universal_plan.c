@@ -460,8 +460,10 @@ static ic_universal_plan *make_plan(const ic_signature *sig, bool *oom)
                                      ? IC_UNIVERSAL_STACK_OFFSET + (where & ~IC_UNIVERSAL_ON_STACK)
                                      : where);
     }
+    /* More than four arguments: the view's loop (a call the compiler outlines) stays off
+     * ic_universal_after's common path, which then keeps nothing in a callee-saved register. */
     p->after_general = p->ret.how == IC_UNIVERSAL_GATHER || p->ret.how == IC_UNIVERSAL_NONE ||
-                       sig->reextend_return;
+                       sig->reextend_return || p->arg_count > 4;
     p->stack_bytes = (uint32_t)round_up(b.stack, 8);
     p->call = p->stack_bytes | IC_UNIVERSAL_CALL;
     p->scratch_bytes = (uint32_t)b.scratch;

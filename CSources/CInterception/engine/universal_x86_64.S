@@ -3,8 +3,8 @@
  *
  * An entry saves rdi rsi rdx rcx r8 r9 (the _g4 entries only the first four, the _g3 entries the
  * first three, for signatures whose arguments use no other) and xmm0-7 (the _vec2 entries only
- * xmm0-1, for signatures whose arguments use no other; the _novec entries, for signatures with no
- * argument in a vector register, none) into an ic_universal_regs at the bottom of its own
+ * xmm0-1 and the _vec1 entries only xmm0, for signatures whose arguments use no other; the _novec
+ * entries, for signatures with no argument in a vector register, none) into an ic_universal_regs at the bottom of its own
  * frame (rbp-based, with CFI, so unwinders and debuggers walk through it to the sender; the
  * sender's stack arguments are IC_UNIVERSAL_STACK_OFFSET = 272 + 16 bytes above, at rbp + 16) and
  * calls its dispatcher with self and _cmd where they came (rdi and rsi, or rsi and rdx for the
@@ -49,11 +49,14 @@
 .endm
 
 /* The argument registers from the save area at \base: the first \gpr of rdi rsi rdx rcx r8 r9,
- * and xmm0 up to xmm(\vec - 1) (\vec is 0, 2 or 8). \base must be none of the registers loaded. */
+ * and xmm0 up to xmm(\vec - 1) (\vec is 0, 1, 2 or 8). \base must be none of the registers
+ * loaded. */
 .macro IC_UNIVERSAL_LOAD_ARGS base, vec, gpr
         .if \vec
         movaps 64(\base), %xmm0
+        .if \vec > 1
         movaps 80(\base), %xmm1
+        .endif
         .if \vec > 2
         movaps 96(\base), %xmm2
         movaps 112(\base), %xmm3
@@ -125,7 +128,9 @@
         IC_UNIVERSAL_STORE_GPRS %rsp, \gpr
         .if \vec
         movaps %xmm0, 64(%rsp)
+        .if \vec > 1
         movaps %xmm1, 80(%rsp)
+        .endif
         .if \vec > 2
         movaps %xmm2, 96(%rsp)
         movaps %xmm3, 112(%rsp)
@@ -159,14 +164,16 @@
 1:
         IC_UNIVERSAL_RETURN \sret, \x87
 3:
+        /* One shift tells the rest apart: bit 0 (IC_UNIVERSAL_CALL) into the carry, and rdx
+         * becomes half the stack argument bytes (zero with none; IC_UNIVERSAL_DONE leaves 1 and
+         * no carry). */
+        shrq $1, %rdx
         /* IC_UNIVERSAL_DONE: the result is in the save area. */
-        testb $1, %dl
-        jz 1b
-        /* Call mode: the original called from this frame (the sender's stack arguments, rdx & ~7
+        jnc 1b
+        /* Call mode: the original called from this frame (the sender's stack arguments, 2 * rdx
          * bytes, copied below the save area first: 5 below), its result registers stored into
          * the save area, then ic_universal_after, and the result returned from the save area
          * (1 above). The IMP stays in rax (no variadic callee reads al). */
-        andq $-8, %rdx
         jnz 5f
         IC_UNIVERSAL_LOAD_ARGS %rsp, \vec, \gpr
         call *%rax
@@ -181,11 +188,11 @@
         IC_UNIVERSAL_RETURN \sret, \x87
 5:
         movq %rax, %r11
-        leaq 15(%rdx), %rax
+        leaq 15(%rdx,%rdx), %rax
         andq $-16, %rax
         subq %rax, %rsp
         movq %rdx, %rcx
-        shrq $3, %rcx
+        shrq $2, %rcx
         leaq 16(%rbp), %rsi
         movq %rsp, %rdi
         rep movsq
@@ -218,6 +225,12 @@ IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_vec2, ic_universal_object_disp
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_sret_vec2, ic_universal_object_dispatch_sret, 1, 2, 0
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_vec2, ic_universal_class_dispatch, 0, 2, 0
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_sret_vec2, ic_universal_class_dispatch_sret, 1, 2, 0
+/* For signatures whose arguments use only xmm0 (plan->vectors 1): xmm1-7 are neither saved nor
+ * restored. */
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_vec1, ic_universal_object_dispatch, 0, 1, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_sret_vec1, ic_universal_object_dispatch_sret, 1, 1, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_vec1, ic_universal_class_dispatch, 0, 1, 0
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_sret_vec1, ic_universal_class_dispatch_sret, 1, 1, 0
 /* For signatures with no argument in a vector register (plan->vectors 0): xmm0-7 are neither
  * saved nor restored. */
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_novec, ic_universal_object_dispatch, 0, 0, 0
@@ -229,6 +242,8 @@ IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87, ic_universal_object_dispa
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87, ic_universal_class_dispatch, 0, 8, 1
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87_vec2, ic_universal_object_dispatch, 0, 2, 1
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87_vec2, ic_universal_class_dispatch, 0, 2, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87_vec1, ic_universal_object_dispatch, 0, 1, 1
+IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87_vec1, ic_universal_class_dispatch, 0, 1, 1
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_object_entry_x87_novec, ic_universal_object_dispatch, 0, 0, 1
 IC_UNIVERSAL_ENTRY_GPRS ic_universal_class_entry_x87_novec, ic_universal_class_dispatch, 0, 0, 1
 

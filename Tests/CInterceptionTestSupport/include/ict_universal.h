@@ -1,6 +1,7 @@
 /*
  * ict_universal.h — which universal trampoline entry (engine/universal_*.S) an IMP is: the entry
- * that saves all the vector argument registers, the _vec2 one (the first two) or the _novec one,
+ * that saves all the vector argument registers, the _vec2 one (the first two; on x86-64 also its
+ * _vec1 twin, the first alone) or the _novec one,
  * for results in registers or (x86-64) through a caller's buffer.
  *
  * Area: the universal trampoline's entry choice (engine/universal.c, ic_universal_*_entry_for).
@@ -18,7 +19,7 @@ typedef enum ict_universal_entry {
     ICT_UNIVERSAL_UNKNOWN = 0,    /* the entries' symbols are not linked into this program */
     ICT_UNIVERSAL_NOT_ENTRY = 1,  /* `imp` is none of the universal entries */
     ICT_UNIVERSAL_FULL = 2,       /* saves and restores all eight vector argument registers */
-    ICT_UNIVERSAL_VEC2 = 3,       /* saves and restores the first two only */
+    ICT_UNIVERSAL_VEC2 = 3,       /* the first two only (x86-64 _vec1: the first alone) */
     ICT_UNIVERSAL_NOVEC = 4,      /* leaves the vector registers alone */
     ICT_UNIVERSAL_SRET_FULL = 5,  /* x86-64, result through rdi: all eight */
     ICT_UNIVERSAL_SRET_VEC2 = 6,  /* x86-64, result through rdi: the first two */
