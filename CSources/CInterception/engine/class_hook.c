@@ -47,6 +47,7 @@
 #include "engine.h"
 #include "hook.h"
 #include "universal.h"
+#include "../support/env.h"
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "../runtime/selector.h"
@@ -212,10 +213,9 @@ static ic_class_hook *record_locked(ic_class *cls, ic_sel sel, ic_status *status
                                   ic_universal_is_class_entry(current));
     /* The typed table's class trampoline, else the universal class entry (both find the record
      * from the selector), else the closure; the environment may force the latter two. */
-    if (sel != ic_sels.dealloc && !moved_here && !ic_universal_env("IC_HOOK_FORCE_LIBFFI") &&
+    if (sel != ic_sels.dealloc && !moved_here && !ic_env_switch("IC_HOOK_FORCE_LIBFFI") &&
         may_be_typed_locked(cls, sel)) {
-        hook->imp =
-            ic_universal_env("IC_HOOK_FORCE_FORWARDING") ? NULL : ic_class_trampoline_for(sig);
+        hook->imp = ic_env_switch("IC_HOOK_FORCE_FORWARDING") ? NULL : ic_class_trampoline_for(sig);
         bool oom = false;
         const ic_universal_plan *plan = hook->imp ? NULL : ic_universal_plan_for(sig, &oom);
         if (oom) {

@@ -14,6 +14,7 @@
 #include "../ffi/closure.h"
 #include "engine.h"
 #include "universal.h"
+#include "../support/env.h"
 #include "../support/error.h"
 #include "../runtime/class.h"
 #include "../runtime/object.h"
@@ -139,7 +140,7 @@ ic_hook_method *ic_hook_method_locked(ic_class *subclass, ic_sel sel, uint32_t o
     hook->original = original;
     ic_imp trampoline = NULL;
     bool libffi =
-        (options & IC_INTERCEPT_FORCE_LIBFFI) || ic_universal_env("IC_INTERCEPT_FORCE_LIBFFI");
+        (options & IC_INTERCEPT_FORCE_LIBFFI) || ic_env_switch("IC_INTERCEPT_FORCE_LIBFFI");
     bool oom = false;
     const ic_universal_plan *plan = NULL;
     if (sel == ic_sels.dealloc) {

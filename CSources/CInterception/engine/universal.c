@@ -714,9 +714,3 @@ ic_status ic_universal_call_original(const ic_signature *sig, ic_imp imp, void *
 }
 
 #endif
-
-bool ic_universal_env(const char *name)
-{
-    const char *value = getenv(name);
-    return value && *value && strcmp(value, "0") != 0;
-}

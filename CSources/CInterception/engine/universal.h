@@ -223,9 +223,5 @@ IC_PRIVATE ic_universal_next ic_universal_class_dispatch_sret(ic_universal_regs 
  * for the entry to return. */
 IC_PRIVATE void ic_universal_after(ic_universal_regs *regs);
 
-/* Whether the process asked for libffi or the forward path everywhere (environment variables
- * IC_INTERCEPT_FORCE_LIBFFI, IC_HOOK_FORCE_FORWARDING, IC_HOOK_FORCE_LIBFFI; read each time a
- * method is first intercepted or hooked). */
-IC_PRIVATE bool ic_universal_env(const char *name);
 
 #endif /* IC_UNIVERSAL_H */

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/env.h"
 #include "../support/error.h"
 #include "../support/hashmap.h"
 #include "invocation.h"
@@ -260,14 +261,6 @@ static void give_back_entry(closure_record *rec)
 
 /* ---- records ------------------------------------------------------------------------------- */
 
-/* Whether the environment asks for libffi closures (IC_CLOSURE_FORCE_LIBFFI set and not "0",
- * ic_closure.h): read when a closure is made. */
-static bool forced_to_libffi(void)
-{
-    const char *value = getenv("IC_CLOSURE_FORCE_LIBFFI");
-    return value && *value && strcmp(value, "0") != 0;
-}
-
 /* `registers`: whether the record may take a register entry (public closure IMPs; the
  * runtime's own immortal forwarding closures keep to libffi and leave the entries to users). */
 static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
@@ -291,7 +284,7 @@ static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
     rec->release = release;
     rec->entry = -1;
     rec->universal = -1;
-    if (registers && forced_to_libffi()) registers = false;
+    if (registers && ic_env_switch("IC_CLOSURE_FORCE_LIBFFI")) registers = false;
     if (registers) take_entry(rec);
     if (rec->entry >= 0) return rec;
     if (registers && ic_closure_universal_take) {

@@ -28,24 +28,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         priority: TaskPriority? = nil,
         work: @Sendable @escaping () async throws -> Element
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(
-            raw: Single<Element>.create { observer in
-                let report = UncheckedSendable(observer)
-                let operation: @Sendable () async -> Void = {
-                    let result: SingleEvent<Element>
-                    do {
-                        result = .success(try await work())
-                    } catch {
-                        result = .failure(error)
-                    }
-                    report.value(result)
-                }
-                let task =
-                    detached
-                    ? Task.detached(priority: priority, operation: operation)
-                    : Task(priority: priority, operation: operation)
-                return Disposables.create { task.cancel() }
-            }.source)
+        PrimitiveSequence(raw: Single<Element>.from(priority: priority, detached: detached, work).source)
     }
 }
 
