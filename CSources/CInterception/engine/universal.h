@@ -223,5 +223,4 @@ IC_PRIVATE ic_universal_next ic_universal_class_dispatch_sret(ic_universal_regs 
  * for the entry to return. */
 IC_PRIVATE void ic_universal_after(ic_universal_regs *regs);
 
-
 #endif /* IC_UNIVERSAL_H */
