@@ -1,3 +1,4 @@
+import Foundation
 import RxCore
 import Synchronization
 import Testing
@@ -20,9 +21,9 @@ extension RxCoreTests {
             runConcurrently(threads: 2) { thread in
                 if thread == 0 {
                     var current: Disposable?
-                    // At least 300 observers, and until the sender has reached some of them.
+                    // At least 200 observers, and until the sender has reached some of them.
                     var iteration = 0
-                    while iteration < 300 || (tally.received.count < 300 && iteration < 20_000) {
+                    while iteration < 200 || (tally.received.count < 200 && iteration < 20_000) {
                         defer { iteration += 1 }
                         if iteration % 2 == 0 {
                             // One observer, none, one: the list goes single, empty, single.
@@ -67,7 +68,7 @@ extension RxCoreTests {
             let waiting = Atomic<Bool>(false)
             runConcurrently(threads: 2) { thread in
                 if thread == 0 {
-                    for _ in 0..<200 {
+                    for _ in 0..<100 {
                         let slot = SelfDisposingSlot()
                         // Not kept here: once the observer drops its subscription, only the
                         // subject's delivery under way keeps it alive.
@@ -77,8 +78,11 @@ extension RxCoreTests {
                                 then: { _ in slot.observerReceived(tally) }))
                         waiting.store(true, ordering: .sequentiallyConsistent)
                         var spins = 0
-                        while !slot.isSelfDisposed && spins < 1_000_000 {
+                        // Yielding: with both threads spinning, a third process on one of the
+                        // two cores starved the sender.
+                        while !slot.isSelfDisposed && spins < 100_000 {
                             spins += 1
+                            sched_yield()
                         }
                         waiting.store(false, ordering: .sequentiallyConsistent)
                         slot.disposeRemaining()
@@ -90,6 +94,8 @@ extension RxCoreTests {
                         if waiting.load(ordering: .sequentiallyConsistent) {
                             subject.send(element)
                             element += 1
+                        } else {
+                            sched_yield()
                         }
                     }
                 }
