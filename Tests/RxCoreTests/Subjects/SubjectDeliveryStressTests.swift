@@ -133,9 +133,18 @@ extension RxCoreTests {
             let shared = Unchecked(source)
             runConcurrently(threads: 2) { thread in
                 if thread == 0 {
-                    while !sent.load(ordering: .sequentiallyConsistent) {
+                    // Bounded, not only until the sender is done: with a subject that replays,
+                    // each subscription made while the sender delivers queues its replay for the
+                    // sender to deliver (see `SubjectCore`), so a thread subscribing as fast as
+                    // the sender drains its queue holds it in that `send` for as long as it
+                    // keeps subscribing; waiting for the sender then may never end (under
+                    // ThreadSanitizer on a loaded machine, the queue grew until the process was
+                    // killed for want of memory).
+                    var churns = 0
+                    while !sent.load(ordering: .sequentiallyConsistent) && churns < 2_000 {
                         StressedObserver.closure.subscribe(to: shared.value, probe: LifetimeProbe(tally))
                             .dispose()
+                        churns += 1
                     }
                 } else {
                     for element in 0..<1_000 {
