@@ -108,7 +108,12 @@ private enum CoreState {
 ///   back to 0; everyone else queues in `pending` (under `lock`, in the same hold as the count's
 ///   increment) and returns at once. Deliveries therefore never overlap, whatever the number of
 ///   sending threads, and a re-entrant send from an observer is queued and delivered after the
-///   current event, not recursed. Nobody ever waits for user code.
+///   current event, not recursed. Nobody ever waits for user code. The price: the deliverer
+///   delivers whatever other threads queue meanwhile, the replays to their new observers
+///   included, until nothing is left, so a thread that subscribes to a replaying subject in a
+///   loop, as fast as the deliverer drains, keeps a sender inside its `onNext` for as long as it
+///   loops (as in any queue-drain serializer, such as RxJava's emitter loop); in RxSwift that
+///   subscriber would wait on the subject's lock instead.
 /// - The first delivery after the count was 0 reads `current`'s list without retaining it (the
 ///   others, queued, hold theirs). A writer that replaces the list while the count is not 0
 ///   keeps the old one alive in `retired`; the deliverer releases `retired` when its delivery
