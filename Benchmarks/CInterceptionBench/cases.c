@@ -537,6 +537,68 @@ ICB_HOT_LOOP static double run_closure_libffi_struct(uint64_t ops)
     return struct_loop(closure_libffi, ops);
 }
 
+/* ---- struct properties --------------------------------------------------------------------- */
+
+/* Instances of a class with a synthesized `{icb_vec3=ddd}` property `box`, its accessors made on
+ * universal closure stubs, and made with libffi forced. */
+static ic_id box_universal, box_libffi;
+static ic_sel sel_box, sel_set_box;
+
+static ic_id make_box_object(const char *name)
+{
+    ic_class *cls = ic_class_allocate(name, NULL, 0);
+    if (!cls || !ic_class_add_property(cls, "box", "{icb_vec3=ddd}", 0, NULL, NULL) ||
+        ic_class_register(cls)) {
+        fail("struct property class");
+        return NULL;
+    }
+    ic_id obj = ic_class_create_instance(cls);
+    icb_vec3 v = {1, 2, 3};
+    IC_MSG(IC_FN(void, icb_vec3), obj, sel_set_box, v);
+    return obj;
+}
+
+static int prepare_struct_properties(void)
+{
+    if (box_universal) return 0;
+    if (prepare_shared()) return -1;
+    sel_box = ic_sel_register("box");
+    sel_set_box = ic_sel_register("setBox:");
+    box_universal = make_box_object("BenchBoxUniversal");
+    setenv("IC_CLOSURE_FORCE_LIBFFI", "1", 1);
+    box_libffi = make_box_object("BenchBoxLibffi");
+    unsetenv("IC_CLOSURE_FORCE_LIBFFI");
+    return box_universal && box_libffi ? 0 : -1;
+}
+
+/* Sends `box` `ops` times (checking each value read), then `setBox:` once and `box` again. */
+static inline double box_loop(ic_id receiver, uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = start_clock();
+    for (uint64_t i = 0; i < ops; i++) {
+        icb_vec3 v = IC_MSG(IC_FN(icb_vec3), receiver, sel_box);
+        bad += v.x != 1 || v.y != 2 || v.z != 3;
+    }
+    double t1 = stop_clock();
+    icb_vec3 w = {4, 5, 6};
+    IC_MSG(IC_FN(void, icb_vec3), receiver, sel_set_box, w);
+    icb_vec3 r = IC_MSG(IC_FN(icb_vec3), receiver, sel_box);
+    bad += r.x != 4 || r.y != 5 || r.z != 6;
+    IC_MSG(IC_FN(void, icb_vec3), receiver, sel_set_box, (icb_vec3){1, 2, 3});
+    return bad ? -1 : t1 - t0;
+}
+
+ICB_HOT_LOOP static double run_property_struct_get(uint64_t ops)
+{
+    return box_loop(box_universal, ops);
+}
+
+ICB_HOT_LOOP static double run_property_libffi_struct_get(uint64_t ops)
+{
+    return box_loop(box_libffi, ops);
+}
+
 /* ---- the table ----------------------------------------------------------------------------- */
 
 static const icb_case cases[] = {
@@ -585,6 +647,12 @@ static const icb_case cases[] = {
     {"closure_libffi_struct_return",
      "vec: implemented by a closure IMP (libffi closure, forced) returning a 24-byte struct",
      prepare_closures, run_closure_libffi_struct},
+    {"property_struct_get",
+     "box: synthesized getter of a 24-byte struct property (universal trampoline stub)",
+     prepare_struct_properties, run_property_struct_get},
+    {"property_libffi_struct_get",
+     "box: synthesized getter of a 24-byte struct property (libffi closure, forced)",
+     prepare_struct_properties, run_property_libffi_struct_get},
     {"optimized_void_noargs_1_observer", "ping (v@:) intercepted, one C observer", prepare_shared,
      run_void_noargs},
     {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",

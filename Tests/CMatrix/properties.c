@@ -1,7 +1,8 @@
 /*
  * properties.c — the properties area: every type of the type matrix (ict_type_cases: every
  * scalar code of ic_types.def and every struct shape of both ABIs) through a synthesized
- * property (the typed C accessors for scalars, libffi closures for structs and long double), on
+ * property (the typed C accessors for scalars, universal closure stubs for structs and long double:
+ * libffi closures with IC_CLOSURE_FORCE_LIBFFI set), on
  * an instance and on a subclass instance, observed and hooked; key-value coding of it, of a
  * hand-written accessor pair and along a key path.
  *

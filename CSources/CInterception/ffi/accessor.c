@@ -4,14 +4,19 @@
  *
  * Most types get the typed C functions of runtime/typed_accessor.c: ordinary functions shared
  * by every property of the type, no libffi. The others (structs, unions, long double, and a
- * subclass redeclaring an accessor of a superclass's typed property) get a raw libffi closure
- * of the getter's (`T@:`) or setter's (`v@:T`) signature whose user data is the property
- * record: the handler reads or writes the slot the record names, with the calling convention
- * libffi derives from the encoding.
+ * subclass redeclaring an accessor of a superclass's typed property) get a closure of the
+ * getter's (`T@:`) or setter's (`v@:T`) signature whose context is the property record: the
+ * handler reads or writes the slot the record names. That closure is a universal trampoline
+ * stub (engine/universal_closure.h, through ic_closure_universal_take: no libffi on the call:
+ * 13.4-13.6 ns against 17.9 for a 24-byte struct getter, bench property_struct_get and
+ * property_libffi_struct_get) when the signature has a universal plan and a stub is free (the
+ * stubs are shared with ic_closure_imp_create's, first come), and a raw libffi closure otherwise
+ * (or with IC_CLOSURE_FORCE_LIBFFI set).
  *
  * Locking: ic_class_add_property holds ic_runtime_lock while it validates, makes the closures and
  * adds the methods, so a concurrent declaration of the same name or selector sees all or nothing.
- * Closures are made under it (allocation and signature parsing only: leaf locks).
+ * Closures are made under it (allocation, signature parsing and planning, and the stubs' free
+ * list under ic_closure_lock: leaf locks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@
 #include "../runtime/class.h"
 #include "../runtime/property.h"
 #include "../runtime/typed_accessor.h"
+#include "../support/env.h"
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "../types/signature.h"
@@ -28,8 +34,10 @@
 
 typedef struct accessors {
     const ic_signature *getter_sig;
-    void *getter_closure; /* raw libffi closure handles, owned */
+    void *getter_closure; /* raw libffi closure handles, owned; NULL for a stub */
     void *setter_closure;
+    int getter_stub; /* universal closure stub indices, owned; -1 for none */
+    int setter_stub;
 } accessors;
 
 static void getter_handler(void *cif, void *ret, void **args, void *user_data)
@@ -53,12 +61,46 @@ static void setter_handler(void *cif, void *ret, void **args, void *user_data)
     ic_property_store(*(ic_id *)args[0], user_data, args[2]);
 }
 
+/* The same on a universal stub's frame: its return storage holds the whole type, stored as is
+ * (a plain frame: nothing to widen). */
+static void getter_frame(ic_invocation *inv, void *context)
+{
+    ic_property_load(*(ic_id *)inv->args[0], context, inv->ret);
+}
+
+static void setter_frame(ic_invocation *inv, void *context)
+{
+    ic_property_store(*(ic_id *)inv->args[0], context, inv->args[2]);
+}
+
+/* A universal stub running `fn` for `p` (its IMP in *imp, its index in *stub), or false: no plan
+ * for `sig`, no free stub, or libffi forced. */
+static bool take_stub(const ic_signature *sig, ic_closure_fn fn, ic_property *p, ic_imp *imp,
+                      int *stub)
+{
+    if (!ic_closure_universal_take || ic_env_switch("IC_CLOSURE_FORCE_LIBFFI")) return false;
+    *imp = ic_closure_universal_take(sig, fn, p, stub);
+    return *imp != NULL;
+}
+
+/* A stub as take_stub makes it, or else a raw libffi closure running `handler`. */
+static ic_status make_accessor(const ic_signature *sig, ic_closure_fn fn,
+                               ic_raw_closure_handler handler, ic_property *p, ic_imp *imp,
+                               int *stub, void **closure)
+{
+    if (take_stub(sig, fn, p, imp, stub)) return IC_OK;
+    *closure = ic_closure_make_raw(sig, handler, p, imp);
+    return *closure ? IC_OK : ic_error_status();
+}
+
 static void release_accessors(ic_property *p)
 {
     accessors *a = p->accessors;
     if (!a) return;
     if (a->getter_closure) ic_closure_free_raw(a->getter_closure);
     if (a->setter_closure) ic_closure_free_raw(a->setter_closure);
+    if (a->getter_stub >= 0) ic_closure_universal_give_back(a->getter_stub);
+    if (a->setter_stub >= 0) ic_closure_universal_give_back(a->setter_stub);
     free(a);
     p->accessors = NULL;
 }
@@ -104,8 +146,8 @@ static ic_status add_accessor_methods_locked(ic_property *p, ic_imp getter_imp,
 }
 
 /* Makes the accessors (the typed functions of runtime/typed_accessor.c when the type has them,
- * libffi closures otherwise) and adds them as methods of the property's class. Caller holds
- * ic_runtime_lock. */
+ * universal closure stubs or libffi closures otherwise) and adds them as methods of the property's
+ * class. Caller holds ic_runtime_lock. */
 static ic_status synthesize_locked(ic_property *p)
 {
     ic_class *cls = p->owner;
@@ -128,6 +170,7 @@ static ic_status synthesize_locked(ic_property *p)
     }
     accessors *a = calloc(1, sizeof *a);
     if (!a) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory synthesizing \"%s\"", p->name);
+    a->getter_stub = a->setter_stub = -1;
     p->accessors = a;
     p->release_accessors = release_accessors;
     char getter_types[256];
@@ -140,11 +183,13 @@ static ic_status synthesize_locked(ic_property *p)
             return ic_fail(IC_ERR_LIMIT, "property \"%s\": type encoding too long", p->name);
         return ic_error_status();
     }
-    a->getter_closure = ic_closure_make_raw(a->getter_sig, getter_handler, p, &getter_imp);
-    if (!a->getter_closure) return ic_error_status();
+    ic_status s = make_accessor(a->getter_sig, getter_frame, getter_handler, p, &getter_imp,
+                                &a->getter_stub, &a->getter_closure);
+    if (s) return s;
     if (set_sig) {
-        a->setter_closure = ic_closure_make_raw(set_sig, setter_handler, p, &setter_imp);
-        if (!a->setter_closure) return ic_error_status();
+        s = make_accessor(set_sig, setter_frame, setter_handler, p, &setter_imp, &a->setter_stub,
+                          &a->setter_closure);
+        if (s) return s;
     }
     return add_accessor_methods_locked(p, getter_imp, a->getter_sig->types, setter_imp,
                                        set_sig ? set_sig->types : NULL, false);
