@@ -350,6 +350,44 @@ ICB_HOT_LOOP static double run_invocation_invoke(uint64_t ops)
     return bad ? -1 : t1 - t0;
 }
 
+/* add:to: (i@:cs: a signed char and a short) through an invocation: the typed table's call with
+ * the narrow arguments widened, ffi_call before. */
+static ic_invocation *narrow_invocation;
+
+static int prepare_narrow_invocation(void)
+{
+    if (prepare_shared()) return -1;
+    if (narrow_invocation) return 0;
+    ic_sel sel = ic_sel_register("add:to:");
+    ic_class *cls = ic_class_allocate("BenchNarrow", NULL, 0);
+    if (!cls || ic_class_add_method(cls, sel, (ic_imp)icb_add_narrow, "i@:cs") ||
+        ic_class_register(cls))
+        return fail("narrow class");
+    narrow_invocation = ic_invocation_create(ic_signature_parse("i@:cs"));
+    if (!narrow_invocation) return fail("invocation");
+    ic_invocation_set_target(narrow_invocation, ic_class_create_instance(cls));
+    ic_invocation_set_selector(narrow_invocation, sel);
+    return 0;
+}
+
+ICB_HOT_LOOP static double run_invocation_invoke_narrow(uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = start_clock();
+    for (uint64_t i = 0; i < ops; i++) {
+        signed char a = (signed char)(i & 0xff);
+        short b = (short)-(int)(i & 0x3fff);
+        int r;
+        ic_invocation_set_argument(narrow_invocation, 2, &a);
+        ic_invocation_set_argument(narrow_invocation, 3, &b);
+        ic_invocation_invoke(narrow_invocation);
+        ic_invocation_get_return_value(narrow_invocation, &r);
+        bad += r != a + b;
+    }
+    double t1 = stop_clock();
+    return bad ? -1 : t1 - t0;
+}
+
 /* vec: (a 24-byte struct result) through an invocation: the universal trampoline's call where
  * the typed table has no signature, ffi_call before it. */
 static ic_invocation *struct_invocation;
@@ -657,6 +695,9 @@ static const icb_case cases[] = {
      run_void_noargs},
     {"invocation_invoke", "set argument, ic_invocation_invoke add:, read the result",
      prepare_invocation, run_invocation_invoke},
+    {"invocation_invoke_narrow",
+     "set two arguments (signed char, short), ic_invocation_invoke add:to:, read the result",
+     prepare_narrow_invocation, run_invocation_invoke_narrow},
     {"invocation_invoke_struct",
      "set argument, ic_invocation_invoke vec: (24-byte struct result), read the result",
      prepare_struct_invocation, run_invocation_invoke_struct},

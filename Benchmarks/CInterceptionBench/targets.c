@@ -28,6 +28,14 @@ __attribute__((noinline, aligned(64))) icb_vec3 icb_vec(ic_id self, ic_sel cmd, 
     return (icb_vec3){k, 2 * k, 3 * k};
 }
 
+__attribute__((noinline)) int icb_add_narrow(ic_id self, ic_sel cmd, signed char a, short b)
+{
+    (void)self;
+    (void)cmd;
+    __asm__ volatile("" ::: "memory");
+    return a + b;
+}
+
 int icb_swift_add(ic_id self, ic_sel cmd, int x)
 {
     return icb_add(self, cmd, x);

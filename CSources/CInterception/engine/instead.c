@@ -29,13 +29,7 @@ IC_SAME_CHAIN_FIELD(original);
 
 void ic_hook_normalize_narrow(const ic_sig_value *v, void *p)
 {
-    int32_t wide;
-    if (v->size == 1)
-        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int8_t *)p
-                                             : (int32_t) * (const uint8_t *)p;
-    else
-        wide = v->type->kind == IC_KIND_SINT ? (int32_t) * (const int16_t *)p
-                                             : (int32_t) * (const uint16_t *)p;
+    int32_t wide = ic_narrow_integer_widened(v, p);
     memcpy(p, &wide, sizeof wide);
 }
 

@@ -354,19 +354,35 @@ ic_typed_frame_call_fn (*ic_invocation_typed_call_resolver)(const ic_signature *
 /* The typed call for `sig`, or NULL for ffi_call, looked up once per signature. The resolver
  * answers the generated table's typed calls (register signatures) and the universal trampoline's
  * call (other method signatures: structs, split or large struct arguments and results through
- * memory included); a narrow integer argument (char, short, _Bool) is refused here, since both
- * load it as 32 bits from its smaller slot in a heap invocation. */
+ * memory included). Both load a narrow integer argument (char, short, _Bool) as 32 bits, more
+ * than its slot in a heap invocation holds: ic_invocation_call hands them widened copies. */
 static ic_typed_frame_call_fn typed_call_of(const ic_signature *sig)
 {
     _Atomic(uintptr_t) *cache = (_Atomic(uintptr_t) *)&sig->typed_call;
     uintptr_t known = atomic_load_explicit(cache, memory_order_relaxed);
     if (IC_LIKELY(known)) return known == 1 ? NULL : (ic_typed_frame_call_fn)known;
     ic_typed_frame_call_fn typed = NULL;
-    if (ic_invocation_typed_call_resolver && !sig->narrow_arguments)
-        typed = ic_invocation_typed_call_resolver(sig);
+    if (ic_invocation_typed_call_resolver) typed = ic_invocation_typed_call_resolver(sig);
     /* Racing threads store the same answer. */
     atomic_store_explicit(cache, typed ? (uintptr_t)typed : 1, memory_order_relaxed);
     return typed;
+}
+
+/* `args` with each narrow integer argument replaced by a pointer to its value widened to 32 bits
+ * (ic_narrow_integer_widened) in `wide`, one 8-byte word per argument, so that a typed call can
+ * load 32 bits (or a whole word) from it: `copy`, or `args` itself when there is none. */
+static void **widen_narrow_arguments(const ic_signature *sig, void **args, void **copy,
+                                     int64_t *wide)
+{
+    if (IC_LIKELY(!sig->narrow_arguments)) return args;
+    for (size_t i = 0; i < sig->arg_count; i++) {
+        copy[i] = args[i];
+        if (i < 64 && sig->narrow_arguments & ((uint64_t)1 << i)) {
+            wide[i] = ic_narrow_integer_widened(&sig->args[i], args[i]);
+            copy[i] = &wide[i];
+        }
+    }
+    return copy;
 }
 
 void ic_invocation_call(ic_invocation *inv, ic_imp imp)
@@ -377,12 +393,15 @@ void ic_invocation_call(ic_invocation *inv, ic_imp imp)
         /* The generated call for the signature's registers (the forward path measured 187 ns
          * through ffi_call, 84 ns typed), or the universal trampoline's call: the same result
          * bytes, then stored as below; a large result straight into the invocation's storage. */
+        void *copy[IC_ENCODING_MAX_ARGUMENTS];
+        int64_t wide[IC_ENCODING_MAX_ARGUMENTS];
+        void **args = widen_narrow_arguments(sig, inv->args, copy, wide);
         if (sig->ret.size > IC_SMALL_RETURN) {
-            typed(sig, imp, inv->args, inv->ret);
+            typed(sig, imp, args, inv->ret);
             return;
         }
         alignas(16) unsigned char result[2 * IC_SMALL_RETURN];
-        typed(sig, imp, inv->args, result);
+        typed(sig, imp, args, result);
         store_return(inv, result);
         return;
     }

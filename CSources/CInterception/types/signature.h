@@ -24,6 +24,16 @@ typedef struct ic_sig_value {
                              0 for aggregates (structs are never trampolined) */
 } ic_sig_value;
 
+/* The narrow integer (char, short or _Bool: a value ic_signature's narrow_arguments or
+ * narrow_return names) at `p`, extended to 32 bits as its type is: signed ones by sign, the
+ * others by zero, which is what a callee may read from its 32-bit register. */
+static inline int32_t ic_narrow_integer_widened(const ic_sig_value *v, const void *p)
+{
+    bool is_signed = v->type->kind == IC_KIND_SINT;
+    if (v->size == 1) return is_signed ? *(const int8_t *)p : *(const uint8_t *)p;
+    return is_signed ? *(const int16_t *)p : *(const uint16_t *)p;
+}
+
 struct ic_signature {
     const char *types; /* normalized encoding of the whole signature */
     size_t arg_count;  /* arguments, self and _cmd included */

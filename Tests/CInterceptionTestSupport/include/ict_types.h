@@ -54,3 +54,8 @@ const char *const *ict_trampoline_keys(size_t *count);
 int ict_send_schar_widened(ic_id receiver, ic_sel sel, int x);
 /* The same for unsigned short (zero extension). */
 int ict_send_ushort_widened(ic_id receiver, ic_sel sel, int x);
+
+/* An IMP of `i@:cSB` (signed char a, unsigned short b, _Bool c) answering a + b + c, computed
+ * from its 32-bit argument registers as they arrive (narrow_arguments.c): its result is wrong
+ * unless the caller extended each argument to 32 bits as its type. */
+ic_imp ict_narrow_sum_imp(void);

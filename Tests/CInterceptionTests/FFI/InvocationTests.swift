@@ -262,4 +262,31 @@ struct InvocationTests {
         ic_release(other)
         #expect(ic_class_live_instance_count(cls) == 0)
     }
+
+    @Test(
+        "an invocation passes narrow integer arguments extended as their types, whatever bytes lie beside them"
+    )
+    func narrowArgumentsReachTheCalleeExtended() throws {
+        let sig = try #require(ic_signature_parse("i@:cSB"), "\(lastErrorMessage)")
+        let inv = try #require(ic_invocation_create(sig))
+        defer { ic_invocation_destroy(inv) }
+        // Each case: (a, b, c) and a + b + c. The arguments' slots in the invocation are 1, 2 and
+        // 1 bytes: a call loading 32 bits from one without widening it reads its neighbours.
+        let cases: [(Int8, UInt16, Bool, Int32)] = [
+            (-5, 65_535, true, 65_531), (-128, 1, false, -127), (127, 32_768, true, 32_896),
+            (-1, 0, false, -1),
+        ]
+        for (a, b, c, sum) in cases {
+            var a = a
+            var b = b
+            var c = c
+            #expect(ic_invocation_set_argument(inv, 2, &a) == IC_OK)
+            #expect(ic_invocation_set_argument(inv, 3, &b) == IC_OK)
+            #expect(ic_invocation_set_argument(inv, 4, &c) == IC_OK)
+            #expect(ic_invocation_invoke_imp(inv, ict_narrow_sum_imp()) == IC_OK)
+            var result: Int32 = 0
+            #expect(ic_invocation_get_return_value(inv, &result) == IC_OK)
+            #expect(result == sum, "\(a) + \(b) + \(c)")
+        }
+    }
 }
