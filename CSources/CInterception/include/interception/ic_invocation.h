@@ -5,9 +5,9 @@
  * selector for method signatures) and a return value. It can be invoked on its target (the IMP
  * the target resolves for the current selector) or on an explicit IMP. Every callable encoding
  * works, structs by value included: a method signature goes through the runtime's typed calls or
- * the universal trampoline's call on x86-64 and AArch64, and anything else (a narrow integer
- * argument, a signature that is not a method's, one the universal trampoline cannot take: see
- * ic_closure.h) through libffi's ffi_call.
+ * the universal trampoline's call on x86-64 and AArch64, and anything else (a signature that is
+ * not a method's, one the universal trampoline cannot take: see ic_closure.h) through libffi's
+ * ffi_call.
  *
  * Values are read and written through pointers to C values of the argument's type:
  *     int x = 41; ic_invocation_set_argument(inv, 2, &x);
