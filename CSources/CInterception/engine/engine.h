@@ -165,13 +165,16 @@ static inline ic_observer_list *ic_hook_slot_list_locked(const ic_hook_slot *slo
  * observer of that phase. REEXTEND: reextend_arguments, immutable, kept in the word so that the
  * test after before-observers covers it too. UNIVERSAL_GENERAL: universal_general, immutable,
  * kept in the word so that a universal dispatcher tells every path of an observed call from the
- * one load that told it the call is observed. */
+ * one load that told it the call is observed. REEXTEND_RETURN: reextend_return, immutable, kept
+ * in the word so that an object's typed body tests "after-observers or a narrow result" once
+ * after its instead chain (trampoline_bodies.h). A test for an exact word must mask it out. */
 #define IC_HINT_BEFORE            1u
 #define IC_HINT_INSTEAD           2u
 #define IC_HINT_AFTER             4u
 #define IC_HINT_OBSERVED          (IC_HINT_BEFORE | IC_HINT_INSTEAD | IC_HINT_AFTER)
 #define IC_HINT_REEXTEND          8u
 #define IC_HINT_UNIVERSAL_GENERAL 16u
+#define IC_HINT_REEXTEND_RETURN   32u
 
 /* The hints word of a slot whose live observers per phase (before, instead, after) are
  * `counts`. */
@@ -179,7 +182,8 @@ static inline uint32_t ic_hook_slot_hints(const ic_hook_slot *slot, const uint32
 {
     return (counts[0] ? IC_HINT_BEFORE : 0) | (counts[1] ? IC_HINT_INSTEAD : 0) |
            (counts[2] ? IC_HINT_AFTER : 0) | (slot->reextend_arguments ? IC_HINT_REEXTEND : 0) |
-           (slot->universal_general ? IC_HINT_UNIVERSAL_GENERAL : 0);
+           (slot->universal_general ? IC_HINT_UNIVERSAL_GENERAL : 0) |
+           (slot->reextend_return ? IC_HINT_REEXTEND_RETURN : 0);
 }
 
 /* A method hooked class-wide (ic_hook_class): one per (class, selector), made on first use and

@@ -44,8 +44,18 @@ ic_hook_init_frame(ic_invocation *frame, const ic_hook_slot *slot, void **args, 
                    uint32_t frame_flags, uint32_t arg_count)
 {
     ic_invocation_init_frame_exact(frame, slot->sig, args, ret, frame_flags, arg_count);
-    if (ret) frame->plain_ret_size = ic_invocation_plain_ret_size(slot->sig, frame_flags);
+    if (ret) {
+        /* The size and the zero `capacity` after it, as one 8-byte store over the zeros just
+         * written (which the compiler then drops): callgrind, one instruction fewer per instead
+         * or after call. */
+        uint64_t size_and_capacity = ic_invocation_plain_ret_size(slot->sig, frame_flags);
+        __builtin_memcpy(&frame->plain_ret_size, &size_and_capacity, sizeof size_and_capacity);
+    }
 }
+_Static_assert(offsetof(ic_invocation, capacity) == offsetof(ic_invocation, plain_ret_size) + 4 &&
+                   offsetof(ic_invocation, plain_ret_size) % 8 == 0 &&
+                   __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "plain_ret_size and capacity form one little-endian 8-byte word");
 
 /* Calls one observer of `list` unless it was removed. */
 __attribute__((always_inline)) static inline void
@@ -249,6 +259,15 @@ ic_hook_run_instead(const ic_hook_slot *slot, void **args, void *ret, uint32_t f
  * instead chain (instead.c). */
 IC_PRIVATE __attribute__((noinline)) void
 ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, uint32_t arg_count);
+
+/* What follows a typed object body's value-returning instead chain when its hints word `hints`
+ * (loaded once after the chain) has IC_HINT_AFTER or IC_HINT_REEXTEND_RETURN: the after-observers
+ * (if the word has them) with the result at `ret`, then the narrow result re-extended (if the
+ * signature's is), in that order (instead.c). */
+IC_PRIVATE __attribute__((noinline)) void ic_hook_instead_finish(const ic_hook_slot *slot,
+                                                                 void **args, void *ret,
+                                                                 uint32_t arg_count,
+                                                                 uint32_t hints);
 
 /* Re-extends the narrow integer arguments of a call to 32 bits after hooks may have rewritten
  * their low bytes (instead.c). */

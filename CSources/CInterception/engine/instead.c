@@ -97,6 +97,13 @@ void ic_hook_after_outlined(const ic_hook_slot *slot, void **args, void *ret, ui
     ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, arg_count);
 }
 
+void ic_hook_instead_finish(const ic_hook_slot *slot, void **args, void *ret, uint32_t arg_count,
+                            uint32_t hints)
+{
+    if (hints & IC_HINT_AFTER) ic_hook_notify(slot, args, ret, 0, IC_OBSERVE_AFTER, arg_count);
+    if (hints & IC_HINT_REEXTEND_RETURN) ic_hook_normalize_narrow(&slot->sig->ret, ret);
+}
+
 void ic_hook_enter_chain(ic_hook_chain *chain, ic_invocation *frame)
 {
     run_inward(chain, frame, 0);

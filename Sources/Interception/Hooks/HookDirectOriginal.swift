@@ -18,13 +18,16 @@ import CInterception
 
 extension HookFrame {
     /// The chain of `call` when the engine's fast path would call its original directly, or
-    /// `nil` if only `ic_hook_call_original` may run the next layer inward.
+    /// `nil` if only `ic_hook_call_original` may run the next layer inward. `call` is the frame
+    /// an instead hook received, which always has a chain (engine/hook.h,
+    /// ic_hook_run_instead_in_section): it is not tested for NULL (callgrind, two instructions
+    /// fewer per call of a typed instead hook's `original`).
     @inlinable @inline(__always)
     static func directChain(_ call: OpaquePointer) -> UnsafePointer<ic_hook_chain_head>? {
         let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
-        guard let chain = head.pointee.chain, chain.pointee.level == chain.pointee.direct_level else {
-            return nil
-        }
+        // Reinterpreted, not unwrapped: `unsafelyUnwrapped` kept the test in the release build.
+        let chain = unsafeBitCast(head.pointee.chain, to: UnsafePointer<ic_hook_chain_head>.self)
+        guard chain.pointee.level == chain.pointee.direct_level else { return nil }
         return chain
     }
 
