@@ -575,6 +575,57 @@ ICB_HOT_LOOP static double run_closure_libffi_struct(uint64_t ops)
     return struct_loop(closure_libffi, ops);
 }
 
+/* ---- forwarding ---------------------------------------------------------------------------- */
+
+/* A proxy forwarding what it does not implement to the object in its storage, through
+ * methodSignatureForSelector: and forwardInvocation: (ffi/forward.c's forwarding closure). */
+static ic_id forwarding_proxy;
+
+static const ic_signature *proxy_signature(ic_id self, ic_sel cmd, ic_sel sel)
+{
+    (void)cmd;
+    ic_id target = *(ic_id *)ic_object_storage(self);
+    return IC_MSG(IC_FN(const ic_signature *, ic_sel), target,
+                  ic_sel_register("methodSignatureForSelector:"), sel);
+}
+
+static void proxy_forward(ic_id self, ic_sel cmd, ic_invocation *invocation)
+{
+    (void)cmd;
+    ic_invocation_set_target(invocation, *(ic_id *)ic_object_storage(self));
+    ic_invocation_invoke(invocation);
+}
+
+static int prepare_forwarding(void)
+{
+    if (forwarding_proxy) return 0;
+    if (prepare_shared()) return -1;
+    ic_class *cls = ic_class_allocate("BenchForwardingProxy", NULL, sizeof(ic_id));
+    if (!cls ||
+        ic_class_add_method(cls, ic_sel_register("methodSignatureForSelector:"),
+                            (ic_imp)proxy_signature, "^v@::") ||
+        ic_class_add_method(cls, ic_sel_register("forwardInvocation:"), (ic_imp)proxy_forward,
+                            "v@:^v") ||
+        ic_class_register(cls))
+        return fail("forwarding proxy class");
+    forwarding_proxy = ic_class_create_instance(cls);
+    if (!forwarding_proxy) return fail("forwarding proxy");
+    *(ic_id *)ic_object_storage(forwarding_proxy) = plain;
+    return 0;
+}
+
+ICB_HOT_LOOP static double run_forward_invocation(uint64_t ops)
+{
+    uint64_t bad = 0;
+    double t0 = start_clock();
+    for (uint64_t i = 0; i < ops; i++) {
+        int x = (int)(i & 0xffffff);
+        bad += IC_MSG(IC_FN(int, int), forwarding_proxy, sel_add, x) != x + 1;
+    }
+    double t1 = stop_clock();
+    return bad ? -1 : t1 - t0;
+}
+
 /* ---- struct properties --------------------------------------------------------------------- */
 
 /* Instances of a class with a synthesized `{icb_vec3=ddd}` property `box`, its accessors made on
@@ -685,6 +736,10 @@ static const icb_case cases[] = {
     {"closure_libffi_struct_return",
      "vec: implemented by a closure IMP (libffi closure, forced) returning a 24-byte struct",
      prepare_closures, run_closure_libffi_struct},
+    {"forward_invocation",
+     "add: sent to a proxy that forwards it (methodSignatureForSelector:, forwardInvocation: "
+     "invoking it on the target)",
+     prepare_forwarding, run_forward_invocation},
     {"property_struct_get",
      "box: synthesized getter of a 24-byte struct property (universal trampoline stub)",
      prepare_struct_properties, run_property_struct_get},

@@ -261,11 +261,18 @@ static void give_back_entry(closure_record *rec)
 
 /* ---- records ------------------------------------------------------------------------------- */
 
-/* `registers`: whether the record may take a register entry (public closure IMPs; the
- * runtime's own immortal forwarding closures keep to libffi and leave the entries to users). */
+/* Which entries a record may take before falling back to a libffi closure. */
+typedef enum closure_entries {
+    /* A register entry, else a universal stub: public closure IMPs. */
+    ENTRIES_ANY,
+    /* A universal stub only: the runtime's own immortal forwarding closures, which leave the
+     * register entries (a few dozen) to users, but may take one of the 1024 stubs. */
+    ENTRIES_UNIVERSAL,
+} closure_entries;
+
 static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
                                    ic_closure_register_fn register_fn, void *context,
-                                   ic_context_release_fn release, bool registers)
+                                   ic_context_release_fn release, closure_entries entries)
 {
     if (!sig || !fn) {
         ic_fail(IC_ERR_INVALID_ARGUMENT, "ic_closure_imp_create: %s is NULL",
@@ -284,10 +291,10 @@ static closure_record *make_record(const ic_signature *sig, ic_closure_fn fn,
     rec->release = release;
     rec->entry = -1;
     rec->universal = -1;
-    if (registers && ic_env_switch("IC_CLOSURE_FORCE_LIBFFI")) registers = false;
-    if (registers) take_entry(rec);
+    bool stubs = !ic_env_switch("IC_CLOSURE_FORCE_LIBFFI");
+    if (stubs && entries == ENTRIES_ANY) take_entry(rec);
     if (rec->entry >= 0) return rec;
-    if (registers && ic_closure_universal_take) {
+    if (stubs && ic_closure_universal_take) {
         rec->imp = ic_closure_universal_take(sig, fn, context, &rec->universal);
         if (rec->imp) return rec;
     }
@@ -326,7 +333,7 @@ static void free_record(closure_record *rec)
 void *ic_closure_make_unregistered(const ic_signature *sig, ic_closure_fn fn, void *context,
                                    ic_imp *imp)
 {
-    closure_record *rec = make_record(sig, fn, NULL, context, NULL, false);
+    closure_record *rec = make_record(sig, fn, NULL, context, NULL, ENTRIES_UNIVERSAL);
     if (rec) *imp = rec->imp;
     return rec;
 }
@@ -341,7 +348,7 @@ ic_imp ic_closure_imp_create_with_registers(const ic_signature *sig, ic_closure_
                                             ic_closure_register_fn register_fn, void *context,
                                             ic_context_release_fn release)
 {
-    closure_record *rec = make_record(sig, fn, register_fn, context, release, true);
+    closure_record *rec = make_record(sig, fn, register_fn, context, release, ENTRIES_ANY);
     if (!rec) return NULL;
     ic_lock(&ic_closure_lock);
     bool ok = ic_map_put(&registry, (uintptr_t)rec->imp, rec);

@@ -6,7 +6,8 @@
 
 #include "../support/ic_config.h"
 
-/* As ic_closure_imp_create, without registering the closure in the public registry: for the
+/* As ic_closure_imp_create, without registering the closure in the public registry and without
+ * taking a register entry (those are left to users; a universal stub it may take): for the
  * runtime's own immortal closures (forwarding). Returns the closure's record, which the caller
  * keeps (it owns the closure; nothing else references it from scanned memory), and stores the
  * IMP in *imp. Returns NULL with the last error set. */

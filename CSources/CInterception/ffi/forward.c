@@ -1,11 +1,12 @@
 /*
  * forward.c — forwarding: an object that receives a selector it does not implement is asked
  * for a signature (methodSignatureForSelector:); with one, the call is packaged into an
- * invocation by a per-(class, selector) libffi closure and delivered to forwardInvocation:,
- * whose result is returned to the caller. Without one, doesNotRecognizeSelector: is sent.
+ * invocation by a per-(class, selector) closure (closure.c: a universal trampoline stub while one
+ * is free, else libffi's) and delivered to forwardInvocation:, whose result is returned to the
+ * caller. Without one, doesNotRecognizeSelector: is sent.
  *
- * The closure handler builds a frame invocation over libffi's argument array and return buffer,
- * so forwarding a call allocates nothing. The signature a class gives for a selector is assumed
+ * The closure builds a frame invocation over the call's arguments and return storage, so
+ * forwarding a call allocates nothing. The signature a class gives for a selector is assumed
  * stable; when it changes, a new closure is made and the old one kept (a call may still run it).
  */
 #include "forward.h"
