@@ -18,12 +18,25 @@ extension RxCoreTests {
             let subject = kind.make()
             let tally = DeliveryTally()
             let churned = Atomic<Bool>(false)
+            // Bounded by counts, and each thread goes on past them, up to a deadline, while no
+            // element has been received: the test's cases run in parallel, so on two cores one
+            // thread may run for whole time slices while the other waits (a release build
+            // churned its 20,000 observers, or sent its million elements, before the other
+            // thread ran, and the case failed with nothing received). Not by time alone: while
+            // one thread delivers, the other's sends or subscriptions queue up (see
+            // `SubjectCore`), so the counts also bound that queue.
+            let deadline = ContinuousClock.now + .seconds(3)
+            let nothingReceivedYet: @Sendable () -> Bool = {
+                tally.received.count == 0 && ContinuousClock.now < deadline
+            }
             runConcurrently(threads: 2) { thread in
                 if thread == 0 {
                     var current: Disposable?
                     // At least 200 observers, and until the sender has reached some of them.
                     var iteration = 0
-                    while iteration < 200 || (tally.received.count < 200 && iteration < 20_000) {
+                    while iteration < 200
+                        || (tally.received.count < 200 && (iteration < 20_000 || nothingReceivedYet()))
+                    {
                         defer { iteration += 1 }
                         if iteration % 2 == 0 {
                             // One observer, none, one: the list goes single, empty, single.
@@ -40,7 +53,9 @@ extension RxCoreTests {
                     churned.store(true, ordering: .sequentiallyConsistent)
                 } else {
                     var element = 0
-                    while !churned.load(ordering: .sequentiallyConsistent) && element < 1_000_000 {
+                    while !churned.load(ordering: .sequentiallyConsistent)
+                        && (element < 1_000_000 || nothingReceivedYet())
+                    {
                         subject.send(element)
                         element += 1
                     }
