@@ -20,11 +20,12 @@ extension RxCoreTests {
             let churned = Atomic<Bool>(false)
             // Bounded by counts, and each thread goes on past them, up to a deadline, while no
             // element has been received: the test's cases run in parallel, so on two cores one
-            // thread may run for whole time slices while the other waits (a release build
-            // churned its 20,000 observers, or sent its million elements, before the other
-            // thread ran, and the case failed with nothing received). Not by time alone: while
-            // one thread delivers, the other's sends or subscriptions queue up (see
-            // `SubjectCore`), so the counts also bound that queue.
+            // thread may run for whole time slices while the other waits (a release build once
+            // finished one thread's counted work before the other ran, and the case failed with
+            // nothing received). Not by time alone: while one thread delivers, the other's sends
+            // or subscriptions queue up (see `SubjectCore`), so the counts also bound that queue
+            // (200,000 elements: under ThreadSanitizer a million took 64-97 s to drain, 200,000
+            // 15-20 s; a release build without the list's retirement still crashes).
             let deadline = ContinuousClock.now + .seconds(3)
             let nothingReceivedYet: @Sendable () -> Bool = {
                 tally.received.count == 0 && ContinuousClock.now < deadline
@@ -54,7 +55,7 @@ extension RxCoreTests {
                 } else {
                     var element = 0
                     while !churned.load(ordering: .sequentiallyConsistent)
-                        && (element < 1_000_000 || nothingReceivedYet())
+                        && (element < 200_000 || nothingReceivedYet())
                     {
                         subject.send(element)
                         element += 1
