@@ -6,12 +6,11 @@
  * by every property of the type, no libffi. The others (structs, unions, long double, and a
  * subclass redeclaring an accessor of a superclass's typed property) get a closure of the
  * getter's (`T@:`) or setter's (`v@:T`) signature whose context is the property record: the
- * handler reads or writes the slot the record names. That closure is a universal trampoline
- * stub (engine/universal_closure.h, through ic_closure_universal_take: no libffi on the call:
- * 13.4-13.6 ns against 17.9 for a 24-byte struct getter, bench property_struct_get and
- * property_libffi_struct_get) when the signature has a universal plan and a stub is free (the
- * stubs are shared with ic_closure_imp_create's, first come), and a raw libffi closure otherwise
- * (or with IC_CLOSURE_FORCE_LIBFFI set).
+ * callback reads or writes the slot the record names. It is made as the runtime's other own
+ * closures are (ic_closure_make_unregistered): a universal trampoline stub while one is free, so
+ * no libffi on the call (13.6-13.7 ns against 19.8-20.1 for a 24-byte struct getter, bench
+ * property_struct_get and property_libffi_struct_get), else, or with IC_CLOSURE_FORCE_LIBFFI
+ * set, a libffi closure.
  *
  * Locking: ic_class_add_property holds ic_runtime_lock while it validates, makes the closures and
  * adds the methods, so a concurrent declaration of the same name or selector sees all or nothing.
@@ -25,47 +24,33 @@
 #include "../runtime/class.h"
 #include "../runtime/property.h"
 #include "../runtime/typed_accessor.h"
-#include "../support/env.h"
 #include "../support/error.h"
 #include "../support/locks.h"
 #include "../types/signature.h"
 #include "closure.h"
 #include "invocation.h"
 
+/* The accessor closures of a property that has no typed C functions (records of
+ * ic_closure_make_unregistered, owned; NULL for none). */
 typedef struct accessors {
-    const ic_signature *getter_sig;
-    void *getter_closure; /* raw libffi closure handles, owned; NULL for a stub */
+    void *getter_closure;
     void *setter_closure;
-    int getter_stub; /* universal closure stub indices, owned; -1 for none */
-    int setter_stub;
 } accessors;
 
-static void getter_handler(void *cif, void *ret, void **args, void *user_data)
-{
-    (void)cif;
-    const ic_property *p = user_data;
-    ic_id self = *(ic_id *)args[0];
-    if (p->size < sizeof(ffi_arg)) {
-        alignas(8) unsigned char value[sizeof(ffi_arg)];
-        ic_property_load(self, p, value);
-        ic_closure_store_return(((const accessors *)p->accessors)->getter_sig, ret, value);
-    } else {
-        ic_property_load(self, p, ret);
-    }
-}
-
-static void setter_handler(void *cif, void *ret, void **args, void *user_data)
-{
-    (void)cif;
-    (void)ret;
-    ic_property_store(*(ic_id *)args[0], user_data, args[2]);
-}
-
-/* The same on a universal stub's frame: its return storage holds the whole type, stored as is
- * (a plain frame: nothing to widen). */
+/* The getter's closure callback: loads the slot into the call's return storage. A libffi
+ * closure's storage holds a narrow integer widened to ffi_arg (plain_ret_size 0), which
+ * ic_invocation_set_return_value writes; a universal stub's (plain) holds the value as is. */
 static void getter_frame(ic_invocation *inv, void *context)
 {
-    ic_property_load(*(ic_id *)inv->args[0], context, inv->ret);
+    const ic_property *p = context;
+    ic_id self = *(ic_id *)inv->args[0];
+    if (inv->plain_ret_size || p->size >= sizeof(ffi_arg)) {
+        ic_property_load(self, p, inv->ret);
+    } else {
+        alignas(8) unsigned char value[sizeof(ffi_arg)];
+        ic_property_load(self, p, value);
+        ic_invocation_set_return_value(inv, value);
+    }
 }
 
 static void setter_frame(ic_invocation *inv, void *context)
@@ -73,34 +58,12 @@ static void setter_frame(ic_invocation *inv, void *context)
     ic_property_store(*(ic_id *)inv->args[0], context, inv->args[2]);
 }
 
-/* A universal stub running `fn` for `p` (its IMP in *imp, its index in *stub), or false: no plan
- * for `sig`, no free stub, or libffi forced. */
-static bool take_stub(const ic_signature *sig, ic_closure_fn fn, ic_property *p, ic_imp *imp,
-                      int *stub)
-{
-    if (!ic_closure_universal_take || ic_env_switch("IC_CLOSURE_FORCE_LIBFFI")) return false;
-    *imp = ic_closure_universal_take(sig, fn, p, stub);
-    return *imp != NULL;
-}
-
-/* A stub as take_stub makes it, or else a raw libffi closure running `handler`. */
-static ic_status make_accessor(const ic_signature *sig, ic_closure_fn fn,
-                               ic_raw_closure_handler handler, ic_property *p, ic_imp *imp,
-                               int *stub, void **closure)
-{
-    if (take_stub(sig, fn, p, imp, stub)) return IC_OK;
-    *closure = ic_closure_make_raw(sig, handler, p, imp);
-    return *closure ? IC_OK : ic_error_status();
-}
-
 static void release_accessors(ic_property *p)
 {
     accessors *a = p->accessors;
     if (!a) return;
-    if (a->getter_closure) ic_closure_free_raw(a->getter_closure);
-    if (a->setter_closure) ic_closure_free_raw(a->setter_closure);
-    if (a->getter_stub >= 0) ic_closure_universal_give_back(a->getter_stub);
-    if (a->setter_stub >= 0) ic_closure_universal_give_back(a->setter_stub);
+    if (a->getter_closure) ic_closure_free_unregistered(a->getter_closure);
+    if (a->setter_closure) ic_closure_free_unregistered(a->setter_closure);
     free(a);
     p->accessors = NULL;
 }
@@ -170,28 +133,25 @@ static ic_status synthesize_locked(ic_property *p)
     }
     accessors *a = calloc(1, sizeof *a);
     if (!a) return ic_fail(IC_ERR_OUT_OF_MEMORY, "out of memory synthesizing \"%s\"", p->name);
-    a->getter_stub = a->setter_stub = -1;
     p->accessors = a;
     p->release_accessors = release_accessors;
     char getter_types[256];
     int n = snprintf(getter_types, sizeof getter_types, "%s@:", p->type);
-    a->getter_sig =
+    const ic_signature *getter_sig =
         (n > 0 && (size_t)n < sizeof getter_types) ? ic_signature_parse(getter_types) : NULL;
     const ic_signature *set_sig = p->setter ? setter_signature(p->type) : NULL;
-    if (!a->getter_sig || (p->setter && !set_sig)) {
-        if (!a->getter_sig && !(n > 0 && (size_t)n < sizeof getter_types))
+    if (!getter_sig || (p->setter && !set_sig)) {
+        if (!getter_sig && !(n > 0 && (size_t)n < sizeof getter_types))
             return ic_fail(IC_ERR_LIMIT, "property \"%s\": type encoding too long", p->name);
         return ic_error_status();
     }
-    ic_status s = make_accessor(a->getter_sig, getter_frame, getter_handler, p, &getter_imp,
-                                &a->getter_stub, &a->getter_closure);
-    if (s) return s;
+    a->getter_closure = ic_closure_make_unregistered(getter_sig, getter_frame, p, &getter_imp);
+    if (!a->getter_closure) return ic_error_status();
     if (set_sig) {
-        s = make_accessor(set_sig, setter_frame, setter_handler, p, &setter_imp, &a->setter_stub,
-                          &a->setter_closure);
-        if (s) return s;
+        a->setter_closure = ic_closure_make_unregistered(set_sig, setter_frame, p, &setter_imp);
+        if (!a->setter_closure) return ic_error_status();
     }
-    return add_accessor_methods_locked(p, getter_imp, a->getter_sig->types, setter_imp,
+    return add_accessor_methods_locked(p, getter_imp, getter_sig->types, setter_imp,
                                        set_sig ? set_sig->types : NULL, false);
 }
 

@@ -338,6 +338,11 @@ void *ic_closure_make_unregistered(const ic_signature *sig, ic_closure_fn fn, vo
     return rec;
 }
 
+void ic_closure_free_unregistered(void *record)
+{
+    free_record(record);
+}
+
 ic_imp ic_closure_imp_create(const ic_signature *sig, ic_closure_fn fn, void *context,
                              ic_context_release_fn release)
 {

@@ -8,11 +8,13 @@
 
 /* As ic_closure_imp_create, without registering the closure in the public registry and without
  * taking a register entry (those are left to users; a universal stub it may take): for the
- * runtime's own immortal closures (forwarding). Returns the closure's record, which the caller
- * keeps (it owns the closure; nothing else references it from scanned memory), and stores the
- * IMP in *imp. Returns NULL with the last error set. */
+ * runtime's own closures (forwarding, synthesized accessors). Returns the closure's record, which
+ * the caller keeps (it owns the closure; nothing else references it from scanned memory), and
+ * stores the IMP in *imp. Returns NULL with the last error set. */
 IC_PRIVATE void *ic_closure_make_unregistered(const ic_signature *sig, ic_closure_fn fn,
                                               void *context, ic_imp *imp);
+/* Frees a record of ic_closure_make_unregistered (not its context); no call of it may run. */
+IC_PRIVATE void ic_closure_free_unregistered(void *record);
 
 /* The handler of a raw libffi closure: libffi's own callback shape. */
 typedef void (*ic_raw_closure_handler)(void *cif, void *ret, void **args, void *user_data);
