@@ -4,22 +4,39 @@ import Synchronization
 /// subscription is disposed (even for events already queued), and, with a subject that replays
 /// its last element without a lock (`SubjectCore.subscribeReplayingLast`), until that replay is
 /// delivered.
+///
+/// The entry holds the observer until `releaseObserver()`, which the core calls once the
+/// observer can receive nothing more and no delivery is reading the entry: after its
+/// subscription is disposed, after the subject's terminal event reached it, or when the subject
+/// is disposed. The subscription keeps the entry, not the observer: like RxSwift's subjects,
+/// which drop an observer at that point, a disposed subscription that is still referenced does
+/// not keep the observer's closures and what they capture alive.
 final class SubjectObserver<Element> {
-    let on: (Event<Element>) -> Void
-    /// The observer's direct entry point for elements (see ``ElementObserver``).
-    let next: NextReceiver<Element>
-    /// `disposedFlag` and `awaitingReplayFlag`; broadcasts reach the observer only when it is 0,
-    /// so that the check costs one load, as a single flag did.
+    // Written once, by `releaseObserver()`, when no delivery reads them (see `SubjectCore`);
+    // hence no dynamic exclusivity checks.
+    @exclusivity(unchecked) private(set) var on: (Event<Element>) -> Void
+    /// The observer's direct entry point for elements (see ``ElementObserver``); +1 until
+    /// `releaseObserver()`. `Unmanaged` so that releasing it needs no replacement object.
+    @exclusivity(unchecked) private(set) var next: Unmanaged<NextReceiver<Element>>
+    /// `disposedFlag` and `awaitingReplayFlag`, and `releasedFlag`; broadcasts reach the observer
+    /// only when it is 0, so that the check costs one load, as a single flag did.
     private let flags: Atomic<UInt8>
 
     private static var disposedFlag: UInt8 { 1 }
     private static var awaitingReplayFlag: UInt8 { 2 }
+    private static var releasedFlag: UInt8 { 4 }
 
     init<Observer: ObserverType>(_ observer: Observer, awaitingReplay: Bool = false)
     where Observer.Element == Element {
         self.on = observer.on
-        self.next = nextReceiver(for: observer)
+        self.next = .passRetained(nextReceiver(for: observer))
         flags = Atomic(awaitingReplay ? Self.awaitingReplayFlag : 0)
+    }
+
+    deinit {
+        if flags.load(ordering: .relaxed) & Self.releasedFlag == 0 {
+            next.release()
+        }
     }
 
     @inline(__always)
@@ -41,6 +58,18 @@ final class SubjectObserver<Element> {
     /// Lets broadcasts reach the observer once its replay is being delivered.
     func markReplayed() {
         flags.bitwiseAnd(~Self.awaitingReplayFlag, ordering: .releasing)
+    }
+
+    /// Marks the entry disposed and releases the observer, once: the observer's deinitializer
+    /// may run here. Call without the core's lock, when no delivery can read the entry any more
+    /// (see `SubjectCore`).
+    func releaseObserver() {
+        let before = flags.bitwiseOr(Self.disposedFlag | Self.releasedFlag, ordering: .acquiringAndReleasing)
+            .oldValue
+        guard before & Self.releasedFlag == 0 else { return }
+        let receiver = next
+        on = { _ in }
+        receiver.release()
     }
 }
 
@@ -96,7 +125,7 @@ private enum CoreState {
 /// `isDisposed` the same way; only what it records (value, buffer) and replays differs.
 ///
 /// Ownership and locking:
-/// - `lock` guards `pending`, `retired`, `stopEvent`, `stopped`, `disposed`, every change of
+/// - `lock` guards `pending`, `retired`, `retiredEntries`, `stopEvent`, `stopped`, `disposed`, every change of
 ///   `current` and the owning subject's own state (value, buffer), so that a state change and the
 ///   list of observers it is delivered to are atomic.
 /// - `current` holds (+1) the current ``ObserverList``. It is replaced, under `lock`, on
@@ -120,7 +149,15 @@ private enum CoreState {
 ///   ends. Why it is safe: the deliverer sets the count (a sequentially consistent read-modify-
 ///   write) before it reads `current`, and a writer exchanges `current` before it reads the
 ///   count, both sequentially consistent; so either the writer sees the count and retires the
-///   list, or the deliverer reads the new list.
+///   list, or the deliverer reads the new list. The writer raises `retiredFlag` in the same
+///   compare-and-swap that finds the count not 0 (`markRetiredIfDelivering`), since the
+///   deliverer drops the count without `lock`.
+/// - An entry whose observer can receive nothing more (its subscription disposed, the subject
+///   disposed) releases the observer (`SubjectObserver.releaseObserver`) at once when no
+///   delivery is under way, else when the delivery ends: it goes to `retiredEntries`, which the
+///   deliverer empties with `retired`, since that delivery may have passed the entry's flag test
+///   and be about to call it. The deliverer itself releases the entries of a terminal event's
+///   list once it delivered it.
 /// - `PublishSubject`, which records nothing, accepts an element without `lock` when `state` is
 ///   0 (idle, open): one compare-and-swap to become the deliverer, one to finish. That is two
 ///   atomic operations per element where the lock, the count and the list's retain and release
@@ -150,6 +187,9 @@ final class SubjectCore<Element> {
     private let current = Atomic<Unmanaged<ObserverList>>(.passRetained(.empty))
     @exclusivity(unchecked) private var pending = RxQueue<Pending>()
     @exclusivity(unchecked) private var retired: [ObserverList] = []
+    /// Entries whose observers are to be released when the delivery under way ends (see
+    /// `SubjectObserver`); under `retiredFlag`, like `retired`.
+    @exclusivity(unchecked) private var retiredEntries: [SubjectObserver<Element>] = []
     // `stopEvent != nil`, kept as a flag because testing the optional costs a metadata lookup.
     // Every stored property but `stopEvent`, whose size depends on `Element`, comes before it, so
     // that their offsets are constants on the `onNext` path (an offset after it is read from the
@@ -261,15 +301,40 @@ final class SubjectCore<Element> {
     }
 
     /// Makes `list` the current observers. Call with `lock` held. The list replaced is kept in
-    /// `retired` if a delivery may be reading it (see the type's comment).
-    private func setObservers(_ list: ObserverList) {
+    /// `retired` if a delivery may be reading it (see the type's comment). Returns whether a
+    /// delivery is under way: whatever else the caller retires in this hold of `lock` goes to
+    /// `retiredEntries` then, and is released by the caller (after unlocking) otherwise.
+    @discardableResult
+    private func setObservers(_ list: ObserverList) -> Bool {
+        // The list is exchanged before the count is read (see the type's comment).
         let old = current.exchange(.passRetained(list), ordering: .sequentiallyConsistent)
-        if state.load(ordering: .sequentiallyConsistent) >= CoreState.inFlightUnit {
+        let delivering = markRetiredIfDelivering()
+        if delivering {
             retired.append(old.takeRetainedValue())
-            state.bitwiseOr(CoreState.retiredFlag, ordering: .relaxed)
         } else {
             old.release()
         }
+        return delivering
+    }
+
+    /// Whether a delivery is under way; if so, raises `retiredFlag`, so that the deliverer takes
+    /// the slow path when it finishes and releases what the caller retires now. Call with `lock`
+    /// held, and retire (into `retired` or `retiredEntries`) before releasing it; ask once per
+    /// hold (a second answer may differ from the first, which the caller acted on). One
+    /// compare-and-swap, not a read of the count followed by raising the flag: the deliverer
+    /// finishes without `lock` (`finishDelivery`), so between the two it could drop the count to
+    /// 0 with no flag raised yet, and what was retired would stay until the next delivery (with
+    /// its observers, and a subject that an observer holds, for good).
+    private func markRetiredIfDelivering() -> Bool {
+        var observed = state.load(ordering: .sequentiallyConsistent)
+        while observed >= CoreState.inFlightUnit {
+            let (exchanged, original) = state.compareExchange(
+                expected: observed, desired: observed | CoreState.retiredFlag,
+                ordering: .sequentiallyConsistent)
+            if exchanged { return true }
+            observed = original
+        }
+        return false
     }
 
     /// Unregisters every observer and returns them. Call with `lock` held.
@@ -305,12 +370,15 @@ final class SubjectCore<Element> {
     /// drops the subject's own state, under `lock`. The last element of a `replayingLast` core
     /// stays until the core is freed (a delivery may be writing it); no observer receives it.
     func dispose(clearing clear: () -> Void = {}) {
-        lock.withLock {
+        let released = lock.withLock {
             disposed = true
             state.bitwiseOr(CoreState.closedFlag, ordering: .sequentiallyConsistent)
             stopEvent = nil
             clear()
-            removeAllObservers()
+            return removeAllObservers()
+        }
+        for entry in released {
+            entry.releaseObserver()
         }
     }
 
@@ -402,21 +470,37 @@ final class SubjectCore<Element> {
         return entry
     }
 
-    /// Unregisters `observer` and stops delivery to it.
+    /// Unregisters `observer`, stops delivery to it and releases it (see `SubjectObserver`).
     func remove(_ observer: SubjectObserver<Element>) {
         observer.markDisposed()
-        lock.withLock {
+        lock.lock()
+        let delivering =
             if let remaining = observers.removing(observer) {
                 setObservers(remaining)
+            } else {
+                markRetiredIfDelivering()
             }
+        if delivering {
+            retiredEntries.append(observer)
+        }
+        lock.unlock()
+        if !delivering {
+            observer.releaseObserver()
         }
     }
 
-    /// Unregisters every observer. Call with `lock` held.
-    func removeAllObservers() {
-        for observer in takeObservers().entries {
-            Self.entry(observer).markDisposed()
+    /// Unregisters every observer and stops delivery to them. Call with `lock` held; returns the
+    /// entries whose observers to release once it is released.
+    private func removeAllObservers() -> [SubjectObserver<Element>] {
+        let entries = observers.entries.map { Self.entry($0) }
+        for entry in entries {
+            entry.markDisposed()
         }
+        if setObservers(.empty) {
+            retiredEntries.append(contentsOf: entries)
+            return []
+        }
+        return entries
     }
 
     /// Delivers `event` to `observers`, or queues it if a delivery is under way. Call with `lock`
@@ -530,7 +614,7 @@ final class SubjectCore<Element> {
         entry._withUnsafeGuaranteedRef { object in
             let observer = Self.entry(object)
             if observer.receivesBroadcasts {
-                Unmanaged.passUnretained(observer.next)._withUnsafeGuaranteedRef { next in
+                observer.next._withUnsafeGuaranteedRef { next in
                     next.receive(element)
                 }
             }
@@ -582,6 +666,14 @@ final class SubjectCore<Element> {
                 record(element)
             }
             Self.deliver(event, to: observers)
+            if event.isStopEvent {
+                // The subject's last event to them: released as RxSwift's subjects release
+                // their observers then, even while a subscription is kept. Only the deliverer
+                // reads entries, so no delivery is reading these.
+                for object in observers.entries {
+                    Self.entry(object).releaseObserver()
+                }
+            }
         case .replay(let events, let observer):
             Self.replay(events, to: observer)
         case .replayLast(let observer, let stopEvent):
@@ -598,7 +690,7 @@ final class SubjectCore<Element> {
     private func replayLast(to observer: SubjectObserver<Element>) {
         if hasLast, let lastStorage, !observer.isDisposed {
             let element = lastStorage.assumingMemoryBound(to: Element.self).pointee
-            observer.next.receive(element)
+            observer.next._withUnsafeGuaranteedRef { $0.receive(element) }
         }
     }
 
@@ -639,11 +731,14 @@ final class SubjectCore<Element> {
     @inline(never)
     private func finishDeliverySlowly() {
         var released: [ObserverList] = []
+        var releasedEntries: [SubjectObserver<Element>] = []
         lock.lock()
         while true {
-            if !retired.isEmpty {
+            if !retired.isEmpty || !retiredEntries.isEmpty {
                 released.append(contentsOf: retired)
                 retired.removeAll()
+                releasedEntries.append(contentsOf: retiredEntries)
+                retiredEntries.removeAll()
                 state.bitwiseAnd(~CoreState.retiredFlag, ordering: .relaxed)
             }
             let previous = state.wrappingSubtract(CoreState.inFlightUnit, ordering: .sequentiallyConsistent)
@@ -661,6 +756,9 @@ final class SubjectCore<Element> {
             lock.lock()
         }
         lock.unlock()
+        for entry in releasedEntries {
+            entry.releaseObserver()
+        }
         withExtendedLifetime(released) {}
     }
 }

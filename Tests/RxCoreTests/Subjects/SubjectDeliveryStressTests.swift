@@ -126,6 +126,51 @@ extension RxCoreTests {
         }
 
         @Test(
+            "An observer disposed while another thread's delivery ends is released by the time both return, not at the subject's next event",
+            arguments: StressedSubject.allCases)
+        func observerDisposedAsDeliveryEndsIsReleasedAtOnce(subject kind: StressedSubject) {
+            // Many short trials, each a race between the end of one element's delivery (without
+            // the subject's lock) and the disposal of its only observer (with it), the disposal
+            // delayed by a different spin each time to sweep the window. A disposal during a
+            // delivery leaves the observer's release to the deliverer, when the delivery ends; if
+            // the delivery ends just as the disposal decides so, one of them must still release
+            // it, or the observer and what it holds (here its subject, a cycle) stay until the
+            // subject's next event. (The CI run that found it: a churned observer still alive
+            // after the test, and LeakSanitizer's report of it.)
+            let trials = 2_000
+            let tally = DeliveryTally()
+            let subjects = (0..<trials).map { _ in kind.make() }
+            let subscriptions = Unchecked(
+                subjects.map { subject in
+                    // The observer holds its subject, as an observer that sends to it would.
+                    StressedObserver.closure.subscribe(
+                        to: subject.source, probe: LifetimeProbe(tally), then: { _ in _ = subject })
+                })
+            let shared = Unchecked(subjects)
+            let arrivals = Atomic<Int>(0)
+            runConcurrently(threads: 2) { thread in
+                for trial in 0..<trials {
+                    arrivals.add(1, ordering: .sequentiallyConsistent)
+                    var spins = 0
+                    while arrivals.load(ordering: .sequentiallyConsistent) < 2 * (trial + 1) {
+                        // Yielding now and then: the other thread may be waiting for this core.
+                        spins += 1
+                        if spins % 64 == 0 { sched_yield() }
+                    }
+                    if thread == 0 {
+                        shared.value[trial].send(trial)
+                    } else {
+                        for _ in 0..<(trial % 97) { _ = arrivals.load(ordering: .relaxed) }
+                        subscriptions.value[trial].dispose()
+                    }
+                }
+            }
+            #expect(
+                tally.liveProbes.count == 0, "disposed observers kept by their subject until its next event")
+            withExtendedLifetime(subjects) {}
+        }
+
+        @Test(
             "An observer subscribed from another's onNext, while a third thread subscribes and disposes, receives exactly the elements from then on",
             arguments: StressedSubject.allCases)
         func observerSubscribedDuringDeliveryStartsAfterIt(subject kind: StressedSubject) {
