@@ -11,7 +11,8 @@ extension RxCoreTests {
     struct SubjectObserverReleaseTests {
         /// The subjects under test, each with the way to end it.
         enum Kind: CaseIterable, CustomStringConvertible {
-            case publish, behavior, replay, replayUnbounded, async, shareReplay
+            case publish, behavior, replay, replayUnbounded, async, shareReplay, publishRefCount,
+                replayAllRefCount
 
             var description: String {
                 switch self {
@@ -21,6 +22,8 @@ extension RxCoreTests {
                 case .replayUnbounded: "ReplaySubject unbounded"
                 case .async: "AsyncSubject"
                 case .shareReplay: "share(replay: 1)"
+                case .publishRefCount: "publish().refCount()"
+                case .replayAllRefCount: "replayAll().refCount()"
                 }
             }
 
@@ -45,6 +48,12 @@ extension RxCoreTests {
                 case .shareReplay:
                     let subject = PublishSubject<Int>()
                     return (subject.share(replay: 1), AnyObserver(subject), nil)
+                case .publishRefCount:
+                    let subject = PublishSubject<Int>()
+                    return (subject.publish().refCount(), AnyObserver(subject), nil)
+                case .replayAllRefCount:
+                    let subject = PublishSubject<Int>()
+                    return (subject.replayAll().refCount(), AnyObserver(subject), nil)
                 }
             }
         }
@@ -124,7 +133,7 @@ extension RxCoreTests {
 
         @Test(
             "An observer that disposes its own subscription is released when its onNext returns, not during it",
-            arguments: [Kind.publish, .behavior, .replay, .replayUnbounded, .shareReplay])
+            arguments: [Kind.publish, .behavior, .replay, .replayUnbounded, .shareReplay, .publishRefCount])
         func selfDisposingObserverIsReleasedAfterItsOnNext(kind: Kind) {
             let subject = kind.make()
             weak var weakCaptured: Captured?
