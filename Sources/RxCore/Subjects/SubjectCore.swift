@@ -125,9 +125,9 @@ private enum CoreState {
 /// `isDisposed` the same way; only what it records (value, buffer) and replays differs.
 ///
 /// Ownership and locking:
-/// - `lock` guards `pending`, `retired`, `retiredEntries`, `stopEvent`, `stopped`, `disposed`, every change of
-///   `current` and the owning subject's own state (value, buffer), so that a state change and the
-///   list of observers it is delivered to are atomic.
+/// - `lock` guards `pending`, `retired`, `retiredEntries`, `stopEvent`, `stopped`, `disposed`,
+///   every change of `current` and the owning subject's own state (value, buffer), so that a
+///   state change and the list of observers it is delivered to are atomic.
 /// - `current` holds (+1) the current ``ObserverList``. It is replaced, under `lock`, on
 ///   subscribe and dispose; an event is delivered to the list current when it was accepted.
 /// - `state` holds the number of deliveries accepted and not yet finished (the one being
