@@ -21,15 +21,25 @@ extension HookFrame {
     /// `nil` if only `ic_hook_call_original` may run the next layer inward. `call` is the frame
     /// an instead hook received, which always has a chain (engine/hook.h,
     /// ic_hook_run_instead_in_section): it is not tested for NULL (callgrind, two instructions
-    /// fewer per call of a typed instead hook's `original`).
+    /// fewer per call of a typed instead hook's `original`). The chain's `level` and
+    /// `direct_level` are adjacent 32-bit fields of one aligned 8-byte word (instead.c checks
+    /// it), compared in one load: this path is bound by its loads and stores (Performance.md).
+    /// The engine writes that word whole (a narrower store under this load could not be
+    /// forwarded to it: instead.c, chain_set_level).
     @inlinable @inline(__always)
     static func directChain(_ call: OpaquePointer) -> UnsafePointer<ic_hook_chain_head>? {
         let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
         // Reinterpreted, not unwrapped: `unsafelyUnwrapped` kept the test in the release build.
         let chain = unsafeBitCast(head.pointee.chain, to: UnsafePointer<ic_hook_chain_head>.self)
-        guard chain.pointee.level == chain.pointee.direct_level else { return nil }
+        let levels = UnsafeRawPointer(chain).load(fromByteOffset: levelsOffset, as: UInt64.self)
+        guard UInt32(truncatingIfNeeded: levels) == UInt32(truncatingIfNeeded: levels &>> 32) else {
+            return nil
+        }
         return chain
     }
+
+    /// Where the chain's `level` (then `direct_level`) starts: after its list pointer.
+    @inlinable static var levelsOffset: Int { MemoryLayout<UnsafeRawPointer>.size }
 
     /// The original of a chain ``directChain(_:)`` answered: never NULL (the engine's fast path
     /// calls it without a test).
@@ -41,19 +51,20 @@ extension HookFrame {
     /// Calls `imp` with the frame's receiver and selector and `registers` (the arguments).
     @inlinable @inline(__always)
     static func callDirect(
-        _ imp: ic_imp, _ call: OpaquePointer, _ registers: RegisterFile, vectorResult: Bool
+        _ imp: ic_imp, _ arguments: TypedArguments, _ registers: RegisterFile, vectorResult: Bool
     )
         -> UInt64
     {
         registers.call(
-            imp, receiver: typedArgumentStorage(call, 0).load(as: OpaquePointer?.self),
-            selector: typedArgumentStorage(call, 1).load(as: OpaquePointer?.self), vectorResult: vectorResult)
+            imp, receiver: arguments.storage(0).load(as: OpaquePointer?.self),
+            selector: arguments.storage(1).load(as: OpaquePointer?.self), vectorResult: vectorResult)
     }
 
     /// ``callOriginal(_:as:)`` for a typed instead hook holding its arguments in `registers`
     /// (`nil`: a type that does not state its slot): called directly when it can be.
     @inlinable @inline(__always)
-    static func callOriginal<R: RuntimeValue>(_ call: OpaquePointer, registers: RegisterFile?) -> R {
+    static func callOriginal<R: RuntimeValue>(_ arguments: TypedArguments, registers: RegisterFile?) -> R {
+        let call = arguments.call
         #if (arch(x86_64) || arch(arm64)) && !os(Windows)
             let size = MemoryLayout<R.RuntimeRepresentation>.size
             if let slot = RegisterSlot(rawValue: R._registerSlot), size == 4 || size == 8,
@@ -65,7 +76,8 @@ extension HookFrame {
                 // return storage (ic_hook_init_frame).
                 if Int(head.pointee.plain_ret_size) == size {
                     let storage = head.pointee.ret.unsafelyUnwrapped
-                    let bits = callDirect(original(of: chain), call, registers, vectorResult: slot.isVector)
+                    let bits = callDirect(
+                        original(of: chain), arguments, registers, vectorResult: slot.isVector)
                     if size == 4 {
                         storage.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
                     } else {
@@ -87,18 +99,40 @@ extension HookFrame {
 
     /// The same for a method returning nothing.
     @inlinable @inline(__always)
-    static func callOriginalVoid(_ call: OpaquePointer, registers: RegisterFile?) {
+    static func callOriginalVoid(_ arguments: TypedArguments, registers: RegisterFile?) {
         #if (arch(x86_64) || arch(arm64)) && !os(Windows)
-            if let registers, let chain = directChain(call) {
-                _ = callDirect(original(of: chain), call, registers, vectorResult: false)
+            if let registers, let chain = directChain(arguments.call) {
+                _ = callDirect(original(of: chain), arguments, registers, vectorResult: false)
                 return
             }
         #endif
-        ic_hook_call_original(call)
+        ic_hook_call_original(arguments.call)
     }
 }
 
 extension HookFrame {
+    /// A typed instead hook's frame with its argument array read once, by its `original`: the
+    /// argument it stores may alias the frame's fields as far as the compiler knows, so read
+    /// through the frame, the array was loaded again for the receiver and selector of the
+    /// direct call (callgrind: one load per call of `swift_hook_instead_typed`).
+    @usableFromInline
+    struct TypedArguments {
+        @usableFromInline let call: OpaquePointer
+        @usableFromInline let array: UnsafePointer<UnsafeMutableRawPointer?>
+
+        @inlinable @inline(__always)
+        init(_ call: OpaquePointer) {
+            self.call = call
+            let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
+            array = UnsafeRawPointer(head.pointee.args.unsafelyUnwrapped)
+                .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        }
+
+        /// The storage of argument `index`, with no range test (as ``typedArgumentStorage(_:_:)``).
+        @inlinable @inline(__always)
+        func storage(_ index: Int) -> UnsafeMutableRawPointer { array[index].unsafelyUnwrapped }
+    }
+
     /// Stores `value` as argument `index` of a typed hook's call, as ``setArgument(_:_:at:)``
     /// does but with no range test (``typedArgumentStorage(_:_:)``), and places the same value
     /// in `registers` for a direct call of the original: its representation, computed once (a
@@ -107,16 +141,16 @@ extension HookFrame {
     /// `nil` (a constant test in specialized code).
     @inlinable @inline(__always)
     static func setTypedArgument<T: RuntimeValue>(
-        _ value: T, _ call: OpaquePointer, at index: Int, placing registers: inout RegisterFile?
+        _ value: T, _ arguments: TypedArguments, at index: Int, placing registers: inout RegisterFile?
     ) {
         let representation = value.runtimeRepresentation
         typealias Representation = T.RuntimeRepresentation
         guard MemoryLayout<Representation>.size == MemoryLayout<Representation>.stride else {
-            setArgumentOutOfLine(representation, call, index)
+            setArgumentOutOfLine(representation, arguments.call, index)
             registers = nil
             return
         }
-        let storage = typedArgumentStorage(call, index)
+        let storage = arguments.storage(index)
         storage.storeBytes(of: representation, as: Representation.self)
         // Read back from the frame, zero-extended: a local whose address is taken would add a
         // stack-protector check to the hook.

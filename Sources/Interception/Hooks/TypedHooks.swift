@@ -153,8 +153,9 @@ final class InsteadHook1<A: RuntimeValue, R: RuntimeValue>: TypedHook, @unchecke
             let hook = unsafeDowncast(hook, to: InsteadHook1<A, R>.self)
             @inline(__always) func original(_ a: A) -> R {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                return HookFrame.callOriginal(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                return HookFrame.callOriginal(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             do {
@@ -183,8 +184,9 @@ final class InsteadVoidHook1<A: RuntimeValue>: TypedHook, @unchecked Sendable {
             let hook = unsafeDowncast(hook, to: InsteadVoidHook1<A>.self)
             @inline(__always) func original(_ a: A) {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.callOriginalVoid(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.callOriginalVoid(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             do {
@@ -214,9 +216,10 @@ final class InsteadHook2<A: RuntimeValue, B: RuntimeValue, R: RuntimeValue>: Typ
             let hook = unsafeDowncast(hook, to: InsteadHook2<A, B, R>.self)
             @inline(__always) func original(_ a: A, _ b: B) -> R {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
-                return HookFrame.callOriginal(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.setTypedArgument(b, arguments, at: 3, placing: &registers)
+                return HookFrame.callOriginal(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             let b: B = MethodFrame.argument(call, at: 3)
@@ -246,9 +249,10 @@ final class InsteadVoidHook2<A: RuntimeValue, B: RuntimeValue>: TypedHook, @unch
             let hook = unsafeDowncast(hook, to: InsteadVoidHook2<A, B>.self)
             @inline(__always) func original(_ a: A, _ b: B) {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
-                HookFrame.callOriginalVoid(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.setTypedArgument(b, arguments, at: 3, placing: &registers)
+                HookFrame.callOriginalVoid(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             let b: B = MethodFrame.argument(call, at: 3)
@@ -281,10 +285,11 @@ final class InsteadHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, R: R
             let hook = unsafeDowncast(hook, to: InsteadHook3<A, B, C, R>.self)
             @inline(__always) func original(_ a: A, _ b: B, _ c: C) -> R {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
-                HookFrame.setTypedArgument(c, call, at: 4, placing: &registers)
-                return HookFrame.callOriginal(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.setTypedArgument(b, arguments, at: 3, placing: &registers)
+                HookFrame.setTypedArgument(c, arguments, at: 4, placing: &registers)
+                return HookFrame.callOriginal(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             let b: B = MethodFrame.argument(call, at: 3)
@@ -318,10 +323,11 @@ final class InsteadVoidHook3<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue>:
             let hook = unsafeDowncast(hook, to: InsteadVoidHook3<A, B, C>.self)
             @inline(__always) func original(_ a: A, _ b: B, _ c: C) {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
-                HookFrame.setTypedArgument(c, call, at: 4, placing: &registers)
-                HookFrame.callOriginalVoid(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.setTypedArgument(b, arguments, at: 3, placing: &registers)
+                HookFrame.setTypedArgument(c, arguments, at: 4, placing: &registers)
+                HookFrame.callOriginalVoid(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             let b: B = MethodFrame.argument(call, at: 3)
@@ -356,11 +362,12 @@ final class InsteadHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, D: R
             let hook = unsafeDowncast(hook, to: InsteadHook4<A, B, C, D, R>.self)
             @inline(__always) func original(_ a: A, _ b: B, _ c: C, _ d: D) -> R {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
-                HookFrame.setTypedArgument(c, call, at: 4, placing: &registers)
-                HookFrame.setTypedArgument(d, call, at: 5, placing: &registers)
-                return HookFrame.callOriginal(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.setTypedArgument(b, arguments, at: 3, placing: &registers)
+                HookFrame.setTypedArgument(c, arguments, at: 4, placing: &registers)
+                HookFrame.setTypedArgument(d, arguments, at: 5, placing: &registers)
+                return HookFrame.callOriginal(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             let b: B = MethodFrame.argument(call, at: 3)
@@ -398,11 +405,12 @@ final class InsteadVoidHook4<A: RuntimeValue, B: RuntimeValue, C: RuntimeValue, 
             let hook = unsafeDowncast(hook, to: InsteadVoidHook4<A, B, C, D>.self)
             @inline(__always) func original(_ a: A, _ b: B, _ c: C, _ d: D) {
                 var registers: RegisterFile? = RegisterFile()
-                HookFrame.setTypedArgument(a, call, at: 2, placing: &registers)
-                HookFrame.setTypedArgument(b, call, at: 3, placing: &registers)
-                HookFrame.setTypedArgument(c, call, at: 4, placing: &registers)
-                HookFrame.setTypedArgument(d, call, at: 5, placing: &registers)
-                HookFrame.callOriginalVoid(call, registers: registers)
+                let arguments = HookFrame.TypedArguments(call)
+                HookFrame.setTypedArgument(a, arguments, at: 2, placing: &registers)
+                HookFrame.setTypedArgument(b, arguments, at: 3, placing: &registers)
+                HookFrame.setTypedArgument(c, arguments, at: 4, placing: &registers)
+                HookFrame.setTypedArgument(d, arguments, at: 5, placing: &registers)
+                HookFrame.callOriginalVoid(arguments, registers: registers)
             }
             let a: A = MethodFrame.argument(call, at: 2)
             let b: B = MethodFrame.argument(call, at: 3)
