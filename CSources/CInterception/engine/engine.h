@@ -113,9 +113,13 @@ typedef struct ic_observer_list {
      * bit reads as "not stale" did (ic_hook_entry_live), so the observer is called without more
      * checks. */
     _Atomic(uint32_t) single;
-    /* The last instead hook (the outermost layer, which a call runs first), or NULL: one load
-     * instead of an index computation on every instead call. */
-    const ic_observer_entry *outermost_instead;
+    /* The last instead hook (the outermost layer, which a call runs first) while the snapshot is
+     * not stale, else NULL: one load instead of an index computation on every instead call.
+     * NULL from just before `stale` is set (seq_cst, the same stores, as `single`): a call that
+     * loads it non-NULL calls that hook without testing `stale` (one load fewer per instead call;
+     * the hooked paths are bound by their loads and stores, Performance.md), and one that loads
+     * NULL enters the chain out of line, which checks every layer (ic_hook_enter_chain). */
+    _Atomic(const ic_observer_entry *) outermost_instead;
     /* The first after-observer (items + before_count + instead_count; past the last item when
      * there is none): one load instead of an index computation on every after phase. */
     const ic_observer_entry *first_after;

@@ -218,8 +218,10 @@ ic_hook_run_instead_in_section(const ic_hook_slot *slot, void **args, void *ret,
     ic_invocation frame;
     ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
     frame.chain = &chain;
-    const ic_observer_entry *outermost = list->outermost_instead;
-    if (IC_LIKELY(outermost && ic_hook_entry_live(list, outermost)))
+    /* Non-NULL: the snapshot was not stale when loaded, so the hook is live (engine.h). */
+    const ic_observer_entry *outermost =
+        atomic_load_explicit(&list->outermost_instead, memory_order_seq_cst);
+    if (IC_LIKELY(outermost))
         outermost->fn(&frame, outermost->call_context); /* depth 1: level 1 */
     else
         ic_hook_enter_chain(&chain, &frame);

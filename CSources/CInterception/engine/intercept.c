@@ -282,12 +282,13 @@ static uint32_t restore_if_unobserved_locked(ic_id obj, ic_object_engine *engine
     return 0;
 }
 
-/* Marks `list` stale (engine.h, ic_observer_list): its `single` word first, so that no call
- * takes the single observer's fast path once `stale` reads true. Caller holds
- * ic_intercept_lock. */
+/* Marks `list` stale (engine.h, ic_observer_list): its `single` word and `outermost_instead`
+ * first, so that no call takes the single observer's or the outermost hook's fast path once
+ * `stale` reads true. Caller holds ic_intercept_lock. */
 static void ic_observer_list_mark_stale(ic_observer_list *list)
 {
     atomic_store_explicit(&list->single, 0, memory_order_seq_cst);
+    atomic_store_explicit(&list->outermost_instead, NULL, memory_order_seq_cst);
     atomic_store_explicit(&list->stale, true, memory_order_seq_cst);
 }
 
@@ -360,7 +361,8 @@ ic_status ic_intercept_republish_locked(ic_hook_slot *slot, ic_observer *added,
         list->instead_count = counts[1];
         list->after_count = counts[2];
         list->direct_level = slot->reextend_arguments ? 0 : counts[1];
-        list->outermost_instead = counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL;
+        atomic_init(&list->outermost_instead,
+                    counts[1] ? &list->items[counts[0] + counts[1] - 1] : NULL);
         list->first_after = &list->items[counts[0] + counts[1]];
         atomic_init(&list->stale, false);
         atomic_init(&list->single, (counts[0] == 1 ? IC_SINGLE_BEFORE : 0) |

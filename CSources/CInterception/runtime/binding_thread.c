@@ -4,4 +4,4 @@
  */
 #include "ic_binding_thread.h"
 
-_Thread_local ic_binding_thread_words ic_binding_thread;
+_Thread_local ic_binding_thread_words ic_binding_thread IC_BINDING_TLS_MODEL;

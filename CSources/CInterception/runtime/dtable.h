@@ -54,11 +54,21 @@ IC_PRIVATE void ic_dtable_clear_all_locked(ic_dtable *dt);
 
 #include "selector.h"
 
+/* The selector's page and slot are read in one 4-byte load (they are written once, before the
+ * selector is published): a typed trampoline's lookup of the original is on the hooked paths,
+ * which are bound by their loads and stores (Performance.md, typed instead hooks). */
+_Static_assert(offsetof(struct ic_selector, dt_page) == 0 &&
+                   offsetof(struct ic_selector, dt_slot) == 2 &&
+                   __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "dt_page and dt_slot are the low 24 bits of the selector's first word");
+
 static inline ic_imp ic_dtable_get(const ic_dtable *dt, ic_sel sel)
 {
+    uint32_t where;
+    __builtin_memcpy(&where, sel, sizeof where);
     const ic_dtable_page *page =
-        atomic_load_explicit(&dt->pages[sel->dt_page], memory_order_acquire);
-    return atomic_load_explicit(&page->imps[sel->dt_slot], memory_order_acquire);
+        atomic_load_explicit(&dt->pages[where & 0xffff], memory_order_acquire);
+    return atomic_load_explicit(&page->imps[(where >> 16) & 0xff], memory_order_acquire);
 }
 
 #endif /* IC_DTABLE_H */

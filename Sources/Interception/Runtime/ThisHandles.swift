@@ -83,14 +83,15 @@ enum ThisHandles {
     /// closure and error box ``call(_:methodClass:_:)`` would need around it.
     @inlinable @inline(__always)
     static func begin(_ receiver: OpaquePointer, methodClass: OpaquePointer?) -> Unmanaged<RuntimeObject> {
-        let words = ic_binding_thread_words_get().unsafelyUnwrapped
-        // Without a spare, one is made, then taken and bound as a spare is (binding a new handle
-        // to its own receiver again changes nothing): written as an if/else, the compiler made
-        // the common path jump over the rare one, as `end` did (callgrind, one instruction per
-        // call of swift_hook_instead_typed and of swift_hook_before_typed).
-        var spare = words.pointee.spare
+        // Without a spare, one is made and bound as a spare is (binding a new handle to its own
+        // receiver again changes nothing): written as an if/else, the compiler made the common
+        // path jump over the rare one, as `end` did (callgrind, one instruction per call of
+        // swift_hook_instead_typed and of swift_hook_before_typed). The thread's words are
+        // reached by C inline functions on the thread-local itself (ic_binding_thread.h), not
+        // through a pointer to them: making that pointer is a load, and it was kept in a saved
+        // register across the call (callgrind: three memory operations per call).
+        var spare = ic_binding_spare_take()
         if _slowPath(spare == nil) { spare = makeHandle(receiver, methodClass: methodClass).toOpaque() }
-        words.pointee.spare = nil
         let handle = Unmanaged<RuntimeObject>.fromOpaque(spare.unsafelyUnwrapped)
         handle._withUnsafeGuaranteedRef { $0.rebind(borrowing: receiver, methodClass: methodClass) }
         return handle
@@ -99,12 +100,10 @@ enum ThisHandles {
     /// Ends a call begun by ``begin(_:methodClass:)``.
     @inlinable @inline(__always)
     static func end(_ handle: Unmanaged<RuntimeObject>) {
-        let words = ic_binding_thread_words_get().unsafelyUnwrapped
-        if _slowPath(countWord(handle.toOpaque()) != words.pointee.spare_state || words.pointee.spare != nil)
-        {
+        // Kept, the call's reference moves to the thread.
+        if _slowPath(!ic_binding_spare_keep(handle.toOpaque(), countWord(handle.toOpaque()))) {
             return finish(handle)
         }
-        words.pointee.spare = handle.toOpaque()  // the call's reference moves to the thread
     }
 
     /// A new borrowed handle (the thread had no spare). Notes the word of an exclusive handle

@@ -26,17 +26,46 @@ typedef struct ic_binding_thread_words {
     uint64_t spare_state; /* the binding's note on `spare` (Swift: its exclusive refcount word) */
 } ic_binding_thread_words;
 
-/* The calling thread's words. Defined in runtime/binding_thread.c. */
-#ifdef __cplusplus
-IC_EXPORT extern thread_local ic_binding_thread_words ic_binding_thread;
+/* The calling thread's words. Defined in runtime/binding_thread.c. Initial-exec, as the runtime's
+ * own hot thread-local (the epoch reader): reached at a fixed offset from the thread pointer,
+ * where the default model in position-independent code reads the thread pointer from memory
+ * first (one load more on every call of a method closure or typed hook). */
+#if defined(__GNUC__) || defined(__clang__)
+#define IC_BINDING_TLS_MODEL __attribute__((tls_model("initial-exec")))
 #else
-IC_EXPORT extern _Thread_local ic_binding_thread_words ic_binding_thread;
+#define IC_BINDING_TLS_MODEL
+#endif
+#ifdef __cplusplus
+IC_EXPORT extern thread_local ic_binding_thread_words ic_binding_thread IC_BINDING_TLS_MODEL;
+#else
+IC_EXPORT extern _Thread_local ic_binding_thread_words ic_binding_thread IC_BINDING_TLS_MODEL;
 #endif
 
 /* The calling thread's words, inline (for bindings that cannot name a thread-local). */
 static inline ic_binding_thread_words *ic_binding_thread_words_get(void)
 {
     return &ic_binding_thread;
+}
+
+/* The calling thread's `spare`, taken: returns it (NULL if none) and leaves none. Done here, on
+ * the thread-local itself, rather than through ic_binding_thread_words_get's pointer: a binding
+ * holding that pointer reads the thread pointer from memory to make it, and keeps it in a
+ * register across its call; here the compiler addresses the word from the thread pointer
+ * register directly. */
+static inline void *ic_binding_spare_take(void)
+{
+    void *spare = ic_binding_thread.spare;
+    ic_binding_thread.spare = (void *)0;
+    return spare;
+}
+
+/* Keeps `handle` as the calling thread's spare when the thread has none and `state` equals its
+ * `spare_state`; answers whether it did (else nothing changes). */
+static inline bool ic_binding_spare_keep(void *handle, uint64_t state)
+{
+    if (state != ic_binding_thread.spare_state || ic_binding_thread.spare) return false;
+    ic_binding_thread.spare = handle;
+    return true;
 }
 
 /* A relaxed atomic load of the 64-bit word at `p` (aligned): for a binding reading a word another
