@@ -36,14 +36,15 @@ bool ic_dtable_fill_locked(ic_dtable *dt, ic_sel sel, ic_imp imp)
         /* Release: a reader that sees the page sees it zeroed. */
         IC_STORE_RELEASE(&dt->pages[sel->dt_page], page);
     }
-    IC_STORE_RELEASE(&page->imps[sel->dt_slot], imp);
+    IC_STORE_RELEASE(&page->imps[ic_selector_dt_slot(sel)], imp);
     return true;
 }
 
 void ic_dtable_clear_locked(ic_dtable *dt, ic_sel sel)
 {
     ic_dtable_page *page = IC_LOAD_RELAXED(&dt->pages[sel->dt_page]);
-    if (page != &ic_dtable_empty_page) IC_STORE_RELEASE(&page->imps[sel->dt_slot], (ic_imp)NULL);
+    if (page != &ic_dtable_empty_page)
+        IC_STORE_RELEASE(&page->imps[ic_selector_dt_slot(sel)], (ic_imp)NULL);
 }
 
 void ic_dtable_clear_all_locked(ic_dtable *dt)

@@ -54,21 +54,30 @@ IC_PRIVATE void ic_dtable_clear_all_locked(ic_dtable *dt);
 
 #include "selector.h"
 
-/* The selector's page and slot are read in one 4-byte load (they are written once, before the
- * selector is published): a typed trampoline's lookup of the original is on the hooked paths,
- * which are bound by their loads and stores (Performance.md, typed instead hooks). */
+/* The slot of `sel` in its page: the low byte of its index. */
+static inline uint32_t ic_selector_dt_slot(ic_sel sel)
+{
+    return sel->index & (IC_DTABLE_PAGE_SIZE - 1);
+}
+
+/* The selector's page and index are read in one 8-byte load (written once, before the selector
+ * is published): a typed trampoline's lookup of the original is on the hooked paths, which are
+ * bound by their loads and stores (Performance.md, typed instead hooks). The page is the low
+ * 32-bit half as it is (a register move, no arithmetic on the page load's path: sends are bound
+ * by that chain of dependent loads); the slot is computed beside it. */
 _Static_assert(offsetof(struct ic_selector, dt_page) == 0 &&
-                   offsetof(struct ic_selector, dt_slot) == 2 &&
+                   offsetof(struct ic_selector, index) == 4 &&
                    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-               "dt_page and dt_slot are the low 24 bits of the selector's first word");
+               "dt_page and index are the selector's first 8 bytes, in that order");
 
 static inline ic_imp ic_dtable_get(const ic_dtable *dt, ic_sel sel)
 {
-    uint32_t where;
-    __builtin_memcpy(&where, sel, sizeof where);
+    uint64_t head;
+    __builtin_memcpy(&head, sel, sizeof head);
     const ic_dtable_page *page =
-        atomic_load_explicit(&dt->pages[where & 0xffff], memory_order_acquire);
-    return atomic_load_explicit(&page->imps[(where >> 16) & 0xff], memory_order_acquire);
+        atomic_load_explicit(&dt->pages[(uint32_t)head], memory_order_acquire);
+    return atomic_load_explicit(&page->imps[(head >> 32) & (IC_DTABLE_PAGE_SIZE - 1)],
+                                memory_order_acquire);
 }
 
 #endif /* IC_DTABLE_H */

@@ -14,9 +14,6 @@
 #include "../support/hashmap.h"
 #include "../support/locks.h"
 
-_Static_assert(IC_DTABLE_ROOT_SIZE - 1 <= UINT16_MAX, "dt_page must fit the overflow page");
-_Static_assert(IC_DTABLE_PAGE_SIZE - 1 <= UINT8_MAX, "dt_slot is a byte");
-
 ic_well_known_selectors ic_sels;
 
 /* name → struct ic_selector *. Guarded by ic_selector_lock. */
@@ -42,12 +39,11 @@ static ic_sel register_locked(const char *name)
     sel->index = next_index;
     sel->name = copy;
     if (sel->index < IC_DTABLE_CAPACITY) {
-        sel->dt_page = (uint16_t)(sel->index >> IC_DTABLE_PAGE_BITS);
-        sel->dt_slot = (uint8_t)(sel->index & (IC_DTABLE_PAGE_SIZE - 1));
+        sel->dt_page = sel->index >> IC_DTABLE_PAGE_BITS;
     } else {
-        /* Beyond the dispatch table: always uncached (the overflow page stays empty). */
+        /* Beyond the dispatch table: always uncached (the overflow page stays empty, whatever
+         * the slot). */
         sel->dt_page = IC_DTABLE_OVERFLOW_PAGE;
-        sel->dt_slot = 0;
     }
     if (!ic_map_put(&table, (uintptr_t)copy, sel)) {
         free(copy);

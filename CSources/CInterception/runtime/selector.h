@@ -9,9 +9,11 @@
 /* An interned selector. Immortal; immutable after registration but for `engine` and
  * `accessors`. */
 struct ic_selector {
-    uint16_t dt_page; /* root entry in dispatch tables: index >> 8, or the overflow page */
-    uint8_t dt_slot;  /* slot in that page: index & 0xff */
-    uint8_t reserved;
+    /* Root entry in dispatch tables: index >> 8, or the overflow page. Its slot in that page is
+     * the low byte of `index` (ic_selector_dt_slot; the overflow page is all NULL). The two
+     * 32-bit words form the selector's first 8 bytes, which a lookup reads in one load
+     * (ic_dtable_get). */
+    uint32_t dt_page;
     uint32_t index;   /* dense registration number, from 1 */
     const char *name; /* owned, immortal */
     /* The interception engine's record for the selector (opaque here, like ic_class.engine):
