@@ -195,6 +195,18 @@ typedef struct ic_hook_chain {
     ic_hook_original_fn call_original;
 } ic_hook_chain;
 
+/* Writes the chain's `level` and `direct_level` as the one 8-byte word they form (instead.c
+ * asserts the layout), always whole: the Swift binding compares them in one 8-byte load
+ * (HookDirectOriginal.swift), and a narrower store under a wider load cannot be forwarded from
+ * the store buffer (the load waits for the store to reach the cache). One store instead of two
+ * on the instead path, which is bound by its loads and stores (Performance.md). */
+__attribute__((always_inline)) static inline void
+ic_hook_chain_set_levels(ic_hook_chain *chain, uint32_t level, uint32_t direct_level)
+{
+    uint64_t levels = level | (uint64_t)direct_level << 32;
+    __builtin_memcpy(&chain->level, &levels, sizeof levels);
+}
+
 /* Enters the chain `frame.chain` from its outermost layer when that layer is not simply a live
  * hook: no instead hook left in the snapshot, or the outermost one removed (instead.c). */
 IC_PRIVATE __attribute__((noinline)) void ic_hook_enter_chain(ic_hook_chain *chain,
@@ -211,10 +223,7 @@ ic_hook_run_instead_in_section(const ic_hook_slot *slot, void **args, void *ret,
      * ic_observer_list_none): the chain then just runs the original. */
     const ic_observer_list *list = atomic_load_explicit(&slot->list, memory_order_acquire);
     ic_hook_chain chain = {.list = list, .original = original, .call_original = call_original};
-    /* `level` 1 and `direct_level` as one 8-byte store (instead.c asserts the layout): the
-     * instead path is bound by its loads and stores (Performance.md, typed instead hooks). */
-    uint64_t levels = 1 | (uint64_t)list->direct_level << 32;
-    __builtin_memcpy(&chain.level, &levels, sizeof levels);
+    ic_hook_chain_set_levels(&chain, 1, list->direct_level);
     ic_invocation frame;
     ic_hook_init_frame(&frame, slot, args, ret, frame_flags, arg_count);
     frame.chain = &chain;

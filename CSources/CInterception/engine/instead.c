@@ -27,8 +27,8 @@ IC_SAME_CHAIN_FIELD(level);
 IC_SAME_CHAIN_FIELD(direct_level);
 IC_SAME_CHAIN_FIELD(original);
 /* `level` then `direct_level`, one aligned little-endian 8-byte word right after the list
- * pointer: the chain's entry writes both in one store (ic_hook_run_instead_in_section) and the
- * Swift binding compares them in one load (HookDirectOriginal.swift). */
+ * pointer: written whole (ic_hook_chain_set_levels) and compared by the Swift binding in one load
+ * (HookDirectOriginal.swift). */
 _Static_assert(offsetof(ic_hook_chain, level) == sizeof(void *) &&
                    offsetof(ic_hook_chain, direct_level) == offsetof(ic_hook_chain, level) + 4 &&
                    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -53,16 +53,6 @@ ic_imp ic_hook_normalize_arguments_passing(const ic_signature *sig, void **args,
     return original;
 }
 
-/* Sets the chain's `level`, as a store of the whole 8-byte word it forms with `direct_level`:
- * the Swift binding loads that word (HookDirectOriginal.swift), and a 4-byte store followed by
- * an 8-byte load over it cannot be forwarded from the store buffer (the load waits for the
- * store to reach the cache: a stall on every nested hook's call of its original). */
-static inline void chain_set_level(ic_hook_chain *chain, uint32_t level)
-{
-    uint64_t levels = level | (uint64_t)chain->direct_level << 32;
-    __builtin_memcpy(&chain->level, &levels, sizeof levels);
-}
-
 /* Runs the next layer inward from `level` (the chain's current level; the snapshot's instead
  * hooks and their count passed in too, so the outermost call reads them from registers, not back
  * from the chain): the next live instead hook, or at the bottom the original with the arguments
@@ -80,12 +70,12 @@ __attribute__((always_inline)) static inline void run_inward(ic_hook_chain *chai
         const ic_observer_entry *hook = &hooks[count - level];
         /* A removed hook's layer passes through to the next one inward. */
         if (IC_LIKELY(ic_hook_entry_live(list, hook))) {
-            chain_set_level(chain, level);
+            ic_hook_chain_set_levels(chain, level, chain->direct_level);
             hook->fn(call, hook->call_context);
             return;
         }
     }
-    chain_set_level(chain, level);
+    ic_hook_chain_set_levels(chain, level, chain->direct_level);
     const ic_signature *sig = call->sig;
     if (IC_UNLIKELY(sig->reextend_arguments)) ic_hook_normalize_arguments(sig, call->args);
     chain->call_original(sig, chain->original, call->args, call->ret);
@@ -133,7 +123,7 @@ static __attribute__((noinline)) ic_status call_inward(ic_hook_chain *chain, ic_
     uint32_t entered = chain->level;
     run_inward(chain, call, entered);
     /* Back at this layer: a second call from the same hook runs the same inner layers again. */
-    chain_set_level(chain, entered);
+    ic_hook_chain_set_levels(chain, entered, chain->direct_level);
     return IC_OK;
 }
 

@@ -25,7 +25,7 @@ extension HookFrame {
     /// `direct_level` are adjacent 32-bit fields of one aligned 8-byte word (instead.c checks
     /// it), compared in one load: this path is bound by its loads and stores (Performance.md).
     /// The engine writes that word whole (a narrower store under this load could not be
-    /// forwarded to it: instead.c, chain_set_level).
+    /// forwarded to it: engine/hook.h, ic_hook_chain_set_levels).
     @inlinable @inline(__always)
     static func directChain(_ call: OpaquePointer) -> UnsafePointer<ic_hook_chain_head>? {
         let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
@@ -38,8 +38,8 @@ extension HookFrame {
         return chain
     }
 
-    /// Where the chain's `level` (then `direct_level`) starts: after its list pointer.
-    @inlinable static var levelsOffset: Int { MemoryLayout<UnsafeRawPointer>.size }
+    /// Where the chain's `level` (then `direct_level`) starts.
+    @inlinable static var levelsOffset: Int { MemoryLayout<ic_hook_chain_head>.offset(of: \.level)! }
 
     /// The original of a chain ``directChain(_:)`` answered: never NULL (the engine's fast path
     /// calls it without a test).

@@ -364,8 +364,7 @@ enum HookFrame {
     /// typed reads, ``MethodFrame/argument(_:at:as:)``, rely on the same check).
     @inlinable @inline(__always)
     static func typedArgumentStorage(_ call: OpaquePointer, _ index: Int) -> UnsafeMutableRawPointer {
-        let head = UnsafeRawPointer(call).assumingMemoryBound(to: ic_invocation_head.self)
-        return head.pointee.args.unsafelyUnwrapped[index].unsafelyUnwrapped
+        TypedArguments(call).storage(index)
     }
 
     /// ``setArgument(_:_:_:)`` through the runtime's setter, from a zeroed stride buffer.
