@@ -1,0 +1,724 @@
+import CInterception
+import Dispatch
+import Glibc
+import RxCore
+@testable import Interception
+import Synchronization
+import Testing
+
+// Area: hooks as users of Aspects (AspectsDemoTests.m) and SwiftHook (SwiftHookTests/Main) write
+// them, where the existing suites do not already pin the behaviour down. Purpose: per-object and
+// class-wide hooks on superclasses and subclasses with super calls; hooks removed from inside
+// their own call or another hook's; one-shot hooks (Aspects' AspectOptionAutomaticRemoval); the
+// info form changing an instead hook's arguments before the original; dealloc hooks using the
+// object; refusals; token and class state after the last hook goes. The order is SPEC 10.1's
+// (ours), not SwiftHook's.
+
+/// A class `base` with `foo` (v@:, logs "<tag> foo") and `value` (i@:, 1).
+private func fooClass(_ base: String, tag: String, log: EventLog, superclass: RuntimeClass = .root) throws
+    -> RuntimeClass
+{
+    try RuntimeClass.define(uniqueName(base), superclass: superclass) { c in
+        try c.method("foo") { (this: RuntimeObject) in log.append("\(tag) foo") }
+        try c.method("value") { (this: RuntimeObject) -> Int32 in 1 }
+    }
+}
+
+/// A subclass of `superclass` whose `foo` logs "<tag> foo" and calls super (as B in Aspects'
+/// testSelectorMangling2 and MyObject in SwiftHook's OrderTests.test_casual).
+private func overridingSubclass(_ base: String, tag: String, of superclass: RuntimeClass, log: EventLog)
+    throws
+    -> RuntimeClass
+{
+    try RuntimeClass.define(uniqueName(base), superclass: superclass) { c in
+        try c.method("foo") { (this: RuntimeObject) in
+            log.append("\(tag) foo")
+            try? this.sendSuper("foo")
+        }
+    }
+}
+
+@Suite("Hooks as Aspects and SwiftHook users write them")
+struct HookReferenceParityTests {
+    // MARK: Per object and class-wide (Aspects testInsteadHook, testAspectsCalledPerObject)
+
+    @Test(
+        "an object's instead hook stays in force over a later class-wide one; removing each restores its part"
+    )
+    func objectInsteadOverClassInstead() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityLabel", tag: "A", log: log)
+        let first = cls.new()
+        let second = cls.new()
+        let firstHook = try first.hookInstead("value") { (original: () -> Int32, this: RuntimeObject) in 10 }
+        let secondHook = try second.hookInstead("value") { (original: () -> Int32, this: RuntimeObject) in 20
+        }
+        #expect(try first.send("value") as Int32 == 10)
+        #expect(try second.send("value") as Int32 == 20)
+        let global = try cls.hookInstead("value") { (original: () -> Int32, this: RuntimeObject) in 30 }
+        let third = cls.new()
+        #expect(try second.send("value") as Int32 == 20)
+        #expect(try third.send("value") as Int32 == 30)
+        #expect(global.cancel() == HookCancellation(restored: true, keptForeignImplementation: false))
+        #expect(try third.send("value") as Int32 == 1)
+        #expect(try first.send("value") as Int32 == 10)
+        #expect(firstHook.cancel()?.restored == true)
+        #expect(try first.send("value") as Int32 == 1)
+        #expect(first.actualClass == cls)
+        #expect(firstHook.cancel() == nil)
+        #expect(secondHook.cancel()?.restored == true)
+        #expect(second.actualClass == cls)
+    }
+
+    @Test(
+        "a hook on one object does not run for another instance, nor when that object is called from another method"
+    )
+    func perObjectOnly() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityPerObject")) { c in
+            try c.method("foo") { (this: RuntimeObject) in log.append("foo") }
+            try c.method("call:") { (this: RuntimeObject, other: RuntimeObject?) in try? other?.send("foo") }
+        }
+        let hooked = cls.new()
+        let other = cls.new()
+        let token = try hooked.hookAfter("foo") { log.append("hooked after") }
+        try other.send("foo")
+        #expect(log.all == ["foo"])
+        try other.send("call:", hooked as RuntimeObject?)
+        #expect(log.all == ["foo", "foo", "hooked after"])
+        #expect(token.cancel()?.restored == true)
+    }
+
+    // MARK: Superclasses and subclasses (Aspects testSelectorMangling2, SwiftHook test_casual)
+
+    @Test(
+        "class hooks on a superclass and on a subclass whose method calls super each run once, either order")
+    func superclassAndOverridingSubclass() throws {
+        for subclassFirst in [false, true] {
+            let log = EventLog()
+            let a = try fooClass("ParityA", tag: "A", log: log)
+            let b = try overridingSubclass("ParityB", tag: "B", of: a, log: log)
+            var tokens: [HookToken] = []
+            func hookA() throws { tokens.append(try a.hookBefore("foo") { log.append("before A") }) }
+            func hookB() throws { tokens.append(try b.hookBefore("foo") { log.append("before B") }) }
+            if subclassFirst {
+                try hookB()
+                try hookA()
+            } else {
+                try hookA()
+                try hookB()
+            }
+            try b.new().send("foo")
+            #expect(
+                log.all == ["before B", "B foo", "before A", "A foo"], "subclass first: \(subclassFirst)")
+            try a.new().send("foo")
+            #expect(log.all.suffix(2) == ["before A", "A foo"])
+            for token in tokens { #expect(token.cancel()?.restored == true) }
+            try b.new().send("foo")
+            #expect(log.all.suffix(2) == ["B foo", "A foo"])
+        }
+    }
+
+    @Test(
+        "an inherited method hooked on the subclass, then on the superclass: a subclass instance runs both hooks once"
+    )
+    func inheritedMethodSubclassThenSuperclass() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityInheritA", tag: "A", log: log)
+        let b = try plainClass("ParityInheritB", superclass: a)
+        let subHook = try b.hookBefore("foo") { log.append("before B") }
+        let superHook = try a.hookBefore("foo") { log.append("before A") }
+        try b.new().send("foo")
+        #expect(log.all == ["before B", "before A", "A foo"])
+        try a.new().send("foo")
+        #expect(log.all.suffix(2) == ["before A", "A foo"])
+        #expect(superHook.cancel()?.restored == true)
+        try b.new().send("foo")
+        #expect(log.all.suffix(2) == ["before B", "A foo"])
+        #expect(subHook.cancel()?.restored == true)
+        // The override the hook added is gone: the subclass inherits the method again.
+        #expect(b.method(for: "foo")?.definingClass == a)
+        try b.new().send("foo")
+        #expect(log.all.suffix(1) == ["A foo"])
+    }
+
+    @Test(
+        "an inherited method hooked on the superclass, then on the subclass: both hooks run once; removal in any order"
+    )
+    func inheritedMethodSuperclassThenSubclass() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityInherit2A", tag: "A", log: log)
+        let b = try plainClass("ParityInherit2B", superclass: a)
+        let superHook = try a.hookAfter("foo") { log.append("after A") }
+        let subHook = try b.hookAfter("foo") { log.append("after B") }
+        try b.new().send("foo")
+        #expect(log.all == ["A foo", "after A", "after B"])
+        #expect(subHook.cancel()?.restored == true)
+        try b.new().send("foo")
+        #expect(log.all.suffix(2) == ["A foo", "after A"])
+        #expect(superHook.cancel()?.restored == true)
+        try b.new().send("foo")
+        #expect(log.all.suffix(1) == ["A foo"])
+    }
+
+    @Test("an object hook and class hooks on its class and superclass with a super call: layer by layer")
+    func objectOverSubclassOverSuperclass() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityLayersA", tag: "A", log: log)
+        let b = try overridingSubclass("ParityLayersB", tag: "B", of: a, log: log)
+        let object = b.new()
+        let tokens = [
+            try object.hookBefore("foo") { log.append("object before") },
+            try object.hookAfter("foo") { log.append("object after") },
+            try a.hookBefore("foo") { log.append("A before") },
+            try a.hookAfter("foo") { log.append("A after") },
+            try b.hookBefore("foo") { log.append("B before") },
+            try b.hookAfter("foo") { log.append("B after") },
+        ]
+        try object.send("foo")
+        #expect(
+            log.all == [
+                "object before", "B before", "B foo", "A before", "A foo", "A after", "B after",
+                "object after",
+            ])
+        for token in tokens { token.cancel() }
+        #expect(object.actualClass == b)
+    }
+
+    @Test("class methods hooked on a metaclass and its subclass's, the subclass's method calling super")
+    func classMethodsSuperclassAndSubclass() throws {
+        let log = EventLog()
+        let a = try RuntimeClass.define(uniqueName("ParityMetaA")) { c in
+            try c.classMethod("make") { (this: RuntimeObject) -> Int32 in
+                log.append("A make")
+                return 1
+            }
+        }
+        let b = try RuntimeClass.define(uniqueName("ParityMetaB"), superclass: a) { c in
+            try c.classMethod("make") { (this: RuntimeObject) -> Int32 in
+                log.append("B make")
+                return ((try? this.sendSuper("make") as Int32) ?? 0) + 10
+            }
+        }
+        let tokens = [
+            try a.metaclass.hookAfter("make") { (result: Int32, this: RuntimeObject) in result * 2 },
+            try b.metaclass.hookAfter("make") { (result: Int32, this: RuntimeObject) in result + 100 },
+        ]
+        #expect(try b.send("make") as Int32 == 112)
+        #expect(log.all == ["B make", "A make"])
+        #expect(try a.send("make") as Int32 == 2)
+        for token in tokens { #expect(token.cancel()?.restored == true) }
+        #expect(try b.send("make") as Int32 == 11)
+    }
+
+    // MARK: The same selector twice (SwiftHook testHookTwice, Aspects testExecutionOrderAndMultipleRegistation)
+
+    @Test("the same closure added twice runs twice; removing one leaves the other")
+    func sameHookTwice() throws {
+        let log = EventLog()
+        let object = try fooClass("ParityTwice", tag: "A", log: log).new()
+        let body: @Sendable () -> Void = { log.append("hook") }
+        let first = try object.hookBefore("foo", body)
+        let second = try object.hookBefore("foo", body)
+        #expect(first != second)
+        try object.send("foo")
+        #expect(log.all == ["hook", "hook", "A foo"])
+        #expect(first.cancel()?.restored == false)
+        try object.send("foo")
+        #expect(log.all.suffix(2) == ["hook", "A foo"])
+        #expect(second.cancel()?.restored == true)
+    }
+
+    // MARK: Removal inside a call
+
+    @Test(
+        "a before hook that cancels itself: the call goes on, later calls do not run it, the object is restored"
+    )
+    func beforeCancelsItself() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParitySelfCancel", tag: "A", log: log)
+        let object = cls.new()
+        let token = Locked<HookToken?>(nil)
+        let outcome = Locked<HookCancellation?>(nil)
+        token.withLock {
+            $0 = try? object.hookBefore("foo") {
+                log.append("before")
+                let mine = token.withLock { $0 }
+                outcome.withLock { $0 = mine?.cancel() }
+            }
+        }
+        let after = try object.hookAfter("foo") { log.append("after") }
+        try object.send("foo")
+        try object.send("foo")
+        #expect(log.all == ["before", "A foo", "after", "A foo", "after"])
+        #expect(
+            outcome.withLock { $0 } == HookCancellation(restored: false, keptForeignImplementation: false))
+        #expect(after.cancel()?.restored == true)
+        #expect(object.actualClass == cls)
+    }
+
+    @Test("an instead hook that cancels itself can still call its original in that call")
+    func insteadCancelsItselfThenCallsOriginal() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParitySelfCancelInstead", tag: "A", log: log)
+        let object = cls.new()
+        let token = Locked<HookToken?>(nil)
+        token.withLock {
+            $0 = try? object.hookInstead("value") { (original: () -> Int32, this: RuntimeObject) in
+                let mine = token.withLock { $0 }
+                let restored = mine?.cancel()?.restored
+                log.append("cancelled, restored \(restored.map(String.init(describing:)) ?? "nil")")
+                return original() + 41
+            }
+        }
+        #expect(try object.send("value") as Int32 == 42)
+        #expect(try object.send("value") as Int32 == 1)
+        #expect(log.all == ["cancelled, restored true"])
+        #expect(object.actualClass == cls)
+    }
+
+    @Test(
+        "a class-wide info-form instead hook that cancels itself: the call completes, the class gets its method back"
+    )
+    func classInsteadCancelsItself() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParitySelfCancelClass", tag: "A", log: log)
+        let original = try #require(cls.method(for: "value")).implementationAddress
+        let token = Locked<HookToken?>(nil)
+        token.withLock {
+            $0 = try? cls.hook("value", .instead) { call in
+                _ = token.withLock { $0 }?.cancel()
+                try call.callOriginal()
+                try call.setReturnValue(try call.returnValue(as: Int32.self) * 7)
+            }
+        }
+        let object = cls.new()
+        #expect(try object.send("value") as Int32 == 7)
+        #expect(try object.send("value") as Int32 == 1)
+        #expect(cls.method(for: "value")?.implementationAddress == original)
+    }
+
+    @Test(
+        "a hook that cancels a later hook of the same call: the later hook no longer runs, in that call already"
+    )
+    func hookCancelsAnotherHook() throws {
+        let log = EventLog()
+        let object = try fooClass("ParityCancelOther", tag: "A", log: log).new()
+        let victim = Locked<HookToken?>(nil)
+        let killer = try object.hookBefore("foo") {
+            log.append("killer")
+            _ = victim.withLock { $0 }?.cancel()
+        }
+        victim.withLock { $0 = try? object.hookAfter("foo") { log.append("victim") } }
+        try object.send("foo")
+        try object.send("foo")
+        // Cancelled before its turn in the same call: it does not run in that call either.
+        #expect(log.all == ["killer", "A foo", "killer", "A foo"])
+        #expect(killer.cancel()?.restored == true)
+    }
+
+    @Test("a hook added inside a hooked call runs from the next call on")
+    func hookAddedDuringCall() throws {
+        let log = EventLog()
+        let object = try fooClass("ParityAddDuring", tag: "A", log: log).new()
+        let added = Locked<[HookToken]>([])
+        let adder = try object.hookBefore("foo", oneShot: true) { this in
+            if let token = try? this.hookAfter("foo", { log.append("added after") }) {
+                added.withLock { $0.append(token) }
+            }
+            log.append("adder")
+        }
+        try object.send("foo")
+        try object.send("foo")
+        #expect(!adder.isActive)
+        let firstCall = log.all.prefix(2)
+        #expect(firstCall == ["adder", "A foo"])
+        #expect(log.all.suffix(2) == ["A foo", "added after"])
+        for token in added.withLock({ $0 }) { token.cancel() }
+    }
+
+    // MARK: One-shot hooks (Aspects testAutoDeregistration)
+
+    @Test("a one-shot hook, the object's only one, leaves the object in its class once it fired")
+    func oneShotRestoresObject() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityOneShotRestore", tag: "A", log: log)
+        let object = cls.new()
+        let token = try object.hookAfter("foo", oneShot: true) { log.append("once") }
+        #expect(object.actualClass != cls)
+        try object.send("foo")
+        try object.send("foo")
+        #expect(log.all == ["A foo", "once", "A foo"])
+        #expect(!token.isActive)
+        #expect(token.cancel() == nil)
+        #expect(!object.isHooked("foo"))
+        #expect(object.actualClass == cls)
+    }
+
+    @Test("a one-shot class-wide instead hook replaces one call, then the class has its exact method again")
+    func oneShotClassInstead() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityOneShotClass", tag: "A", log: log)
+        let original = try #require(cls.method(for: "value")).implementationAddress
+        let token = try cls.hookInstead("value", oneShot: true) {
+            (original: () -> Int32, this: RuntimeObject) in
+            original() + 99
+        }
+        #expect(try cls.new().send("value") as Int32 == 100)
+        #expect(try cls.new().send("value") as Int32 == 1)
+        #expect(!token.isActive)
+        #expect(cls.method(for: "value")?.implementationAddress == original)
+    }
+
+    @Test("a one-shot hook whose call recurses into the method runs once")
+    func oneShotRecursion() throws {
+        let log = EventLog()
+        let object = try fooClass("ParityOneShotRecurse", tag: "A", log: log).new()
+        try object.hookBefore("foo", oneShot: true) { this in
+            log.append("once")
+            try? this.send("foo")
+        }
+        try object.send("foo")
+        #expect(log.all == ["once", "A foo", "A foo"])
+    }
+
+    // MARK: Recursion
+
+    @Test("a hooked method that calls itself runs its hooks at each level")
+    func recursiveMethod() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityRecursive")) { c in
+            try c.method("fact:") { (this: RuntimeObject, n: Int) -> Int in
+                n <= 1 ? 1 : n * ((try? this.send("fact:", n - 1) as Int) ?? 0)
+            }
+        }
+        let object = cls.new()
+        let classHook = try cls.hookBefore("fact:") { (this: RuntimeObject, n: Int) in
+            log.append("class \(n)")
+        }
+        let objectHook = try object.hookAfter("fact:") { (result: Int, this: RuntimeObject, n: Int) in
+            log.append("object \(n) -> \(result)")
+            return result
+        }
+        #expect(try object.send("fact:", 3) as Int == 6)
+        #expect(
+            log.all == ["class 3", "class 2", "class 1", "object 1 -> 1", "object 2 -> 2", "object 3 -> 6"])
+        classHook.cancel()
+        objectHook.cancel()
+    }
+
+    // MARK: The info form (Aspects' AspectInfo, originalInvocation)
+
+    @Test("an info-form instead hook changes the arguments, then calls the original, several times")
+    func infoInsteadChangesArguments() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityInfoArgs")) { c in
+            try c.method("add:to:") { (this: RuntimeObject, x: Int32, y: Double) -> Double in
+                log.append("original \(x) \(y)")
+                return Double(x) + y
+            }
+        }
+        let object = cls.new()
+        let token = try object.hook("add:to:", .instead) { call in
+            #expect(call.arguments.count == 2)
+            let x = try call.argument(2, as: Int32.self)
+            try call.setArgument(2, x * 10)
+            try call.callOriginal()
+            let first = try call.returnValue(as: Double.self)
+            try call.setArgument(3, 0.25)
+            try call.callOriginal()
+            let second = try call.returnValue(as: Double.self)
+            try call.setReturnValue(first + second)
+        }
+        #expect(try object.send("add:to:", Int32(2), 0.5) as Double == 20.5 + 20.25)
+        #expect(log.all == ["original 20 0.5", "original 20 0.25"])
+        token.cancel()
+    }
+
+    @Test("the info form on a method without a result: no return value, setting one is refused")
+    func infoVoidMethod() throws {
+        let log = EventLog()
+        let object = try fooClass("ParityInfoVoid", tag: "A", log: log).new()
+        let refused = Locked<Bool>(false)
+        let token = try object.hook("foo", .after) { call in
+            #expect(call.returnValue == nil)
+            #expect(call.arguments.isEmpty)
+            #expect(call.selector == "foo")
+            do { try call.setReturnValue(Int32(1)) } catch { refused.withLock { $0 = true } }
+            log.append("after")
+        }
+        try object.send("foo")
+        #expect(log.all == ["A foo", "after"])
+        #expect(refused.withLock { $0 })
+        token.cancel()
+    }
+
+    @Test("the info form's receiver is the object, or the class object in a class-method hook")
+    func infoReceiver() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityInfoReceiver")) { c in
+            try c.method("foo") { (this: RuntimeObject) in }
+            try c.classMethod("make") { (this: RuntimeObject) -> Int32 in 3 }
+        }
+        let object = cls.new()
+        let objectAddress = UInt(bitPattern: object.pointer)
+        let classAddress = UInt(bitPattern: cls.pointer)
+        let tokens = [
+            try cls.hook("foo", .before) { call in
+                log.append(UInt(bitPattern: call.receiver.pointer) == objectAddress ? "object" : "wrong")
+            },
+            try cls.metaclass.hook("make", .before) { call in
+                log.append(call.receiver.asClass?.pointer == cls.pointer ? "class" : "wrong")
+                log.append(
+                    UInt(bitPattern: call.receiver.pointer) == classAddress ? "class address" : "wrong")
+            },
+        ]
+        try object.send("foo")
+        #expect(try cls.send("make") as Int32 == 3)
+        #expect(log.all == ["object", "class", "class address"])
+        for token in tokens { token.cancel() }
+    }
+
+    // MARK: dealloc (Aspects testDeallocHooking, SwiftHook testDeallocForAllInstancesOCObject)
+
+    @Test("before dealloc the object still answers messages; an object made before a class hook runs it too")
+    func beforeDeallocObjectUsable() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityDeallocUse")) { c in
+            try c.method("value") { (this: RuntimeObject) -> Int32 in 5 }
+            try c.dealloc { _ in log.append("dealloc") }
+        }
+        var early: RuntimeObject? = cls.new()
+        let classHook = try cls.hookDeallocBefore { this in
+            log.append("class sees \((try? this.send("value") as Int32) ?? -1)")
+        }
+        do {
+            let object = cls.new()
+            try object.hook("dealloc", .before) { call in
+                log.append("info sees \((try? call.receiver.send("value") as Int32) ?? -1)")
+            }
+        }
+        #expect(log.all == ["info sees 5", "class sees 5", "dealloc"])
+        early = nil
+        _ = early
+        #expect(log.all.suffix(2) == ["class sees 5", "dealloc"])
+        classHook.cancel()
+    }
+
+    @Test("a token of an object's hook reports nothing to remove once the object is gone")
+    func tokenAfterObjectDied() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityDeadToken")) { c in
+            try c.method("foo") { (this: RuntimeObject) in }
+        }
+        var token: HookToken?
+        do {
+            let object = cls.new()
+            token = try object.hookBefore("foo") {}
+            #expect(token?.isActive == true)
+        }
+        #expect(token?.isActive == false)
+        #expect(token?.cancel() == nil)
+    }
+
+    // MARK: Refusals (Aspects testInvalidSelectorHooking, testHookReleaseIsNotAllowed, the blacklist)
+
+    @Test("selectors the runtime relies on are refused, per object and class-wide, and leave no trace")
+    func blacklist() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityBlacklist")) { c in
+            try c.method("foo") { (this: RuntimeObject) in }
+        }
+        let object = cls.new()
+        for name in [
+            "retain", "release", "forwardInvocation:", "class", "respondsToSelector:",
+            "methodSignatureForSelector:",
+        ] {
+            let selector = Selector(name)
+            #expect(throws: InterceptionError.forbiddenSelector(className: cls.name, selector: selector)) {
+                try object.hook(selector, .before) { _ in }
+            }
+            #expect(throws: InterceptionError.forbiddenSelector(className: cls.name, selector: selector)) {
+                try cls.hook(selector, .after) { _ in }
+            }
+        }
+        #expect(object.actualClass == cls)
+        #expect(object.hooks.isEmpty && cls.hooks.isEmpty)
+        try object.send("foo")
+    }
+
+    @Test("a selector nobody implements is refused for an object and for a class, whatever the closure form")
+    func missingSelector() throws {
+        let cls = try plainClass("ParityMissing")
+        let object = cls.new()
+        #expect(
+            throws: InterceptionError.selectorNotImplemented(className: cls.name, selector: "fakeSelector")
+        ) {
+            try object.hook("fakeSelector", .before) { _ in }
+        }
+        #expect(
+            throws: InterceptionError.selectorNotImplemented(className: cls.name, selector: "fakeSelector2")
+        ) {
+            try cls.hookAfter("fakeSelector2") {}
+        }
+        #expect(object.actualClass == cls)
+    }
+
+    // MARK: Threads
+
+    @Test("cancel from another thread returns only after a running call of the hook finished")
+    func cancelWaitsForRunningCall() throws {
+        let log = EventLog()
+        let object = try fooClass("ParityCancelWaits", tag: "A", log: log).new()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let token = try object.hookBefore("foo") {
+            log.append("hook start")
+            entered.signal()
+            release.wait()
+            usleep(50_000)
+            log.append("hook end")
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? object.send("foo")
+            done.signal()
+        }
+        entered.wait()
+        release.signal()
+        _ = token.cancel()
+        log.append("cancelled")
+        #expect(log.all.prefix(2) == ["hook start", "hook end"])
+        #expect(log.all.contains("cancelled"))
+        #expect(log.all.firstIndex(of: "cancelled")! > log.all.firstIndex(of: "hook end")!)
+        done.wait()
+    }
+
+    @Test("hooks added from many threads at once to one class and one object all run")
+    func concurrentAdds() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityConcurrentAdd", tag: "A", log: log)
+        let object = cls.new()
+        let tokens = Locked<[HookToken]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            let token: HookToken? =
+                i.isMultiple(of: 2)
+                ? try? cls.hookBefore("foo") { log.append("class") }
+                : try? object.hookBefore("foo") { log.append("object") }
+            if let token { tokens.withLock { $0.append(token) } }
+        }
+        #expect(tokens.withLock { $0.count } == 16)
+        try object.send("foo")
+        #expect(
+            log.all == Array(repeating: "object", count: 8) + Array(repeating: "class", count: 8) + ["A foo"])
+        for token in tokens.withLock({ $0 }) { token.cancel() }
+        #expect(object.actualClass == cls)
+    }
+
+    // MARK: Another receiver for the original (SwiftHook MethodObjectAndSelectorTest)
+
+    @Test("an info-form instead hook may run the original on another receiver")
+    func insteadOriginalOnAnotherReceiver() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityOtherReceiver")) { c in
+            try c.property("number", Int.self)
+        }
+        let object = cls.new()
+        let other = cls.new()
+        try object.setValue(1, forKey: "number")
+        try other.setValue(2, forKey: "number")
+        let token = try cls.hook("number", .instead) { call in
+            try call.setArgument(0, other as RuntimeObject?)
+            try call.callOriginal()
+        }
+        #expect(try object.send("number") as Int == 2)
+        token.cancel()
+        #expect(try object.send("number") as Int == 1)
+    }
+
+    // MARK: Lifetimes (SwiftHook MemoryTests, HookDeallocAfterDelegateTests)
+
+    @Test("a hook keeps neither its object nor, once cancelled, what its closure captured alive")
+    func lifetimes() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityLifetime")) { c in
+            try c.method("foo") { (this: RuntimeObject) in }
+            try c.dealloc { _ in log.append("dealloc") }
+        }
+        let captured = try plainClass("ParityCaptured")
+        // A per-object hook: the object dies when its last reference goes; what the closure
+        // captured goes with it.
+        do {
+            let object = cls.new()
+            let payload = captured.new()
+            try object.hookBefore("foo") { _ = payload }
+            try object.send("foo")
+        }
+        Runtime.quiesceInterception()
+        #expect(log.all == ["dealloc"])
+        #expect(captured.liveInstanceCount == 0)
+        // A class-wide hook: instances die as usual; the capture goes when the hook is cancelled.
+        let token: HookToken
+        do {
+            let payload = captured.new()
+            token = try cls.hookAfter("foo") { _ = payload }
+        }
+        do { try cls.new().send("foo") }
+        #expect(log.all == ["dealloc", "dealloc"])
+        #expect(captured.liveInstanceCount == 1)
+        token.cancel()
+        Runtime.quiesceInterception()
+        #expect(captured.liveInstanceCount == 0)
+    }
+
+    // MARK: Property observation alongside hooks (Aspects testKVOCoexistance, SwiftHook CompatibilityTests)
+
+    @Test("a setter hooked and observed: both run, removed in either order, the object ends in its class")
+    func hooksAndPropertyObservation() throws {
+        for hookFirst in [true, false] {
+            for cancelHookFirst in [true, false] {
+                let cls = try RuntimeClass.define(uniqueName("ParityKVO")) { c in
+                    try c.property("string", Int.self)
+                }
+                let object = cls.new()
+                let log = EventLog()
+                var token: HookToken?
+                var subscription: (any Disposable)?
+                func hook() throws {
+                    token = try object.hookAfter("setString:") { (this: RuntimeObject, value: Int) in
+                        log.append("hook \(value)")
+                    }
+                }
+                func observe() {
+                    subscription = object.rx.observe(Int.self, "string", options: [.new]).subscribe(onNext: {
+                        log.append("observed \($0.map(String.init) ?? "nil")")
+                    })
+                }
+                if hookFirst {
+                    try hook()
+                    observe()
+                } else {
+                    observe()
+                    try hook()
+                }
+                try object.send("setString:", 1)
+                #expect(Set(log.all) == ["hook 1", "observed 1"])
+                if cancelHookFirst {
+                    #expect(token?.cancel() != nil)
+                    try object.send("setString:", 2)
+                    #expect(log.all.suffix(1) == ["observed 2"])
+                    subscription?.dispose()
+                } else {
+                    subscription?.dispose()
+                    try object.send("setString:", 2)
+                    #expect(log.all.suffix(1) == ["hook 2"])
+                    #expect(token?.cancel()?.restored == true)
+                }
+                try object.send("setString:", 3)
+                #expect(log.all.count == 3)
+                #expect(try object.send("string") as Int == 3)
+                Runtime.quiesceInterception()
+                #expect(
+                    object.actualClass == cls, "hook first \(hookFirst), cancel hook first \(cancelHookFirst)"
+                )
+            }
+        }
+    }
+}
