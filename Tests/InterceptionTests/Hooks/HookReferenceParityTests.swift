@@ -721,4 +721,141 @@ struct HookReferenceParityTests {
             }
         }
     }
+
+    // MARK: Batch 3
+
+    @Test(
+        "the object's interception subclass cannot be hooked class-wide (SwiftHook allows it): a thrown error naming it"
+    )
+    func interceptionSubclassHookedClassWide() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityDynamicA", tag: "A", log: log)
+        let b = try overridingSubclass("ParityDynamicB", tag: "B", of: a, log: log)
+        let object = b.new()
+        var tokens = [try object.hookBefore("foo") { log.append("object") }]
+        let dynamic = object.actualClass
+        #expect(dynamic != b)
+        let refusal = try #require(throws: InterceptionError.self) {
+            try dynamic.hookBefore("foo") { log.append("dynamic") }
+        }
+        #expect("\(refusal)".contains("is an interception subclass (hook its original class)"))
+        #expect(refusal.className == dynamic.name)
+        tokens.append(try b.hookBefore("foo") { log.append("B") })
+        tokens.append(try a.hookBefore("foo") { log.append("A") })
+        try object.send("foo")
+        #expect(log.all == ["object", "B", "B foo", "A", "A foo"])
+        for token in tokens { token.cancel() }
+        #expect(object.actualClass == b)
+    }
+
+    @Test("dealloc hooked class-wide on a superclass and a subclass: a subclass instance runs both once")
+    func deallocSuperclassAndSubclass() throws {
+        let log = EventLog()
+        let a = try RuntimeClass.define(uniqueName("ParityDeallocA")) { c in
+            try c.dealloc { _ in log.append("A dealloc") }
+        }
+        let b = try RuntimeClass.define(uniqueName("ParityDeallocB"), superclass: a) { c in
+            try c.dealloc { _ in log.append("B dealloc") }
+        }
+        let c = try plainClass("ParityDeallocC", superclass: b)
+        let tokens = [
+            try a.hookDeallocBefore { _ in log.append("A before") },
+            try b.hookDeallocBefore { _ in log.append("B before") },
+            try c.hookDeallocBefore { _ in log.append("C before") },
+            try a.hookDeallocAfter { _, _ in log.append("A after") },
+            try c.hookDeallocAfter { _, _ in log.append("C after") },
+        ]
+        do { _ = c.new() }
+        #expect(
+            log.all == ["C before", "B before", "B dealloc", "A before", "A dealloc", "A after", "C after"])
+        do { _ = a.new() }
+        #expect(log.all.suffix(3) == ["A before", "A dealloc", "A after"])
+        for token in tokens { token.cancel() }
+    }
+
+    @Test("a one-shot hook called from many threads at once runs exactly once")
+    func oneShotConcurrent() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityOneShotThreads", tag: "A", log: log)
+        let object = cls.new()
+        let count = Atomic<Int>(0)
+        let token = try object.hookBefore("value", oneShot: true) { count.add(1, ordering: .relaxed) }
+        let classCount = Atomic<Int>(0)
+        let classToken = try cls.hookAfter("value", oneShot: true) { classCount.add(1, ordering: .relaxed) }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 { _ = try? object.send("value") as Int32 }
+        }
+        #expect(count.load(ordering: .relaxed) == 1)
+        #expect(classCount.load(ordering: .relaxed) == 1)
+        #expect(!token.isActive && !classToken.isActive)
+        Runtime.quiesceInterception()
+        #expect(object.actualClass == cls)
+    }
+
+    @Test(
+        "removeAllHooks from inside a hook: the hooks after it do not run, the call completes, the object is restored"
+    )
+    func removeAllInsideHook() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityRemoveAllInside", tag: "A", log: log)
+        let object = cls.new()
+        try object.hookBefore("foo") { this in
+            log.append("first")
+            log.append("removed \(this.removeAllHooks())")
+        }
+        try object.hookBefore("foo") { log.append("second") }
+        try object.hookAfter("foo") { log.append("after") }
+        try object.send("foo")
+        try object.send("foo")
+        #expect(log.all == ["first", "removed 3", "A foo", "A foo"])
+        #expect(object.actualClass == cls)
+    }
+
+    @Test("a method added to the class after an object was hooked can be hooked on that object")
+    func methodAddedAfterObjectHooked() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityLateMethod", tag: "A", log: log)
+        let object = cls.new()
+        let first = try object.hookBefore("foo") { log.append("foo hook") }
+        let late: @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32 = { _, _ in 9 }
+        #expect(
+            ic_class_add_method(
+                cls.pointer, Selector("late").pointer, unsafeBitCast(late, to: ic_imp.self), "i@:")
+                == IC_OK)
+        #expect(try object.send("late") as Int32 == 9)
+        let second = try object.hookAfter("late") { (result: Int32, this: RuntimeObject) in result + 1 }
+        #expect(try object.send("late") as Int32 == 10)
+        first.cancel()
+        second.cancel()
+        #expect(object.actualClass == cls)
+    }
+
+    @Test(
+        "a class before hook's replaced argument reaches the method and the class's after hooks, not the object's layer outside it"
+    )
+    func infoAfterSeesReplacements() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityInfoAfter")) { c in
+            try c.method("twice:") { (this: RuntimeObject, x: Int) -> Int in x * 2 }
+        }
+        let object = cls.new()
+        let seen = Locked<[String]>([])
+        let tokens = [
+            try cls.hook("twice:", .before) { call in
+                try call.setArgument(2, try call.argument(2, as: Int.self) + 1)
+            },
+            try cls.hook("twice:", .after) { call in
+                seen.withLock {
+                    $0.append("class \(call.arguments) \(call.returnValue.map { "\($0)" } ?? "nil")")
+                }
+            },
+            try object.hook("twice:", .after) { call in
+                seen.withLock {
+                    $0.append("object \(call.arguments) \(call.returnValue.map { "\($0)" } ?? "nil")")
+                }
+            },
+        ]
+        #expect(try object.send("twice:", 4) as Int == 10)
+        #expect(seen.withLock { $0 } == ["class [5] 10", "object [4] 10"])
+        for token in tokens { token.cancel() }
+    }
 }
