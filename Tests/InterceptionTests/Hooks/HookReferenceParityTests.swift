@@ -14,6 +14,20 @@ import Testing
 // object; refusals; token and class state after the last hook goes. The order is SPEC 10.1's
 // (ours), not SwiftHook's.
 
+/// CGPoint and CGRect as SwiftHook's StructTests use them.
+private struct ParityPoint: RuntimeStruct, Equatable {
+    var x: Double
+    var y: Double
+    static let runtimeEncoding = "{ParityPoint=dd}"
+}
+
+private struct ParityRect: RuntimeStruct, Equatable {
+    var origin: ParityPoint
+    var width: Double
+    var height: Double
+    static let runtimeEncoding = "{ParityRect={ParityPoint=dd}dd}"
+}
+
 /// A class `base` with `foo` (v@:, logs "<tag> foo") and `value` (i@:, 1).
 private func fooClass(_ base: String, tag: String, log: EventLog, superclass: RuntimeClass = .root) throws
     -> RuntimeClass
@@ -857,5 +871,151 @@ struct HookReferenceParityTests {
         #expect(try object.send("twice:", 4) as Int == 10)
         #expect(seen.withLock { $0 } == ["class [5] 10", "object [4] 10"])
         for token in tokens { token.cancel() }
+    }
+
+    // MARK: SwiftHook ThreadSafetyTests
+
+    @Test(
+        "many threads hook one class, fresh subclasses, and objects that die hooked; tokens cancelled concurrently"
+    )
+    func threadSafetyScenarios() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityThreads", tag: "A", log: log)
+        let originalFoo = try #require(cls.method(for: "foo")).implementationAddress
+        // The same class from every thread.
+        let classTokens = Locked<[HookToken]>([])
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
+            if let token = try? cls.hookBefore("foo", {}) { classTokens.withLock { $0.append(token) } }
+        }
+        #expect(classTokens.withLock { $0.count } == 200)
+        // Fresh subclasses, each hooked and unhooked on its own thread.
+        let failures = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+            do {
+                let sub = try plainClass("ParityThreadsSub", superclass: cls)
+                let token = try sub.hookAfter("foo") {}
+                if token.cancel()?.restored != true { failures.add(1, ordering: .relaxed) }
+            } catch {
+                failures.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        // Objects hooked (instead) on many threads, dying with their hooks.
+        let objectTokens = Locked<[HookToken]>([])
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
+            let object = cls.new()
+            if let token = try? object.hookInstead("foo", { (original: () -> Void, this: RuntimeObject) in })
+            {
+                objectTokens.withLock { $0.append(token) }
+            }
+        }
+        #expect(objectTokens.withLock { $0.count } == 200)
+        #expect(objectTokens.withLock { $0 }.allSatisfy { !$0.isActive })
+        // Live objects with hooks of every position and after-dealloc hooks, cancelled concurrently
+        // with the class's.
+        let objects = (0..<100).map { _ in cls.new() }
+        var tokens = classTokens.withLock { $0 }
+        for (i, object) in objects.enumerated() {
+            switch i % 4 {
+            case 0: tokens.append(try object.hookBefore("foo") {})
+            case 1: tokens.append(try object.hookInstead("foo") {})
+            case 2: tokens.append(try object.hookAfter("foo") {})
+            default: tokens.append(try object.hookDeallocAfter { _, _ in })
+            }
+        }
+        let all = tokens
+        let removed = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: all.count) { index in
+            if all[index].cancel() != nil { removed.add(1, ordering: .relaxed) }
+        }
+        #expect(removed.load(ordering: .relaxed) == all.count)
+        #expect(objects.allSatisfy { $0.actualClass == cls })
+        #expect(cls.method(for: "foo")?.implementationAddress == originalFoo)
+        #expect(!cls.isHooked("foo"))
+    }
+
+    // MARK: SwiftHook StructTests, ParametersCheckingTests
+
+    @Test("struct arguments and results through typed and info hooks, per object and class-wide")
+    func structs() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityStruct")) { c in
+            try c.method("move:by:") {
+                (this: RuntimeObject, rect: ParityRect, by: ParityPoint) -> ParityRect in
+                ParityRect(
+                    origin: ParityPoint(x: rect.origin.x + by.x, y: rect.origin.y + by.y), width: rect.width,
+                    height: rect.height)
+            }
+        }
+        let object = cls.new()
+        let rect = ParityRect(origin: ParityPoint(x: 1, y: 2), width: 3, height: 4)
+        let seen = Locked<[String]>([])
+        let tokens = [
+            try cls.hookBeforeReplacingArguments("move:by:") {
+                (this: RuntimeObject, rect: ParityRect, by: ParityPoint) in
+                (rect, ParityPoint(x: by.x * 10, y: by.y * 10))
+            },
+            try object.hookInstead("move:by:") {
+                (
+                    original: (ParityRect, ParityPoint) -> ParityRect, this: RuntimeObject, rect: ParityRect,
+                    by: ParityPoint
+                )
+                in
+                var moved = original(rect, by)
+                moved.width = 100
+                return moved
+            },
+            try object.hook("move:by:", .after) { call in
+                let result = try call.returnValue(as: ParityRect.self)
+                let by = try call.argument(3, as: ParityPoint.self)
+                seen.withLock { $0.append("\(result.origin.x) \(result.width) \(by.x)") }
+                try call.setReturnValue(ParityRect(origin: result.origin, width: result.width, height: -1))
+            },
+        ]
+        let moved: ParityRect = try object.send("move:by:", rect, ParityPoint(x: 1, y: 1))
+        #expect(moved == ParityRect(origin: ParityPoint(x: 11, y: 12), width: 100, height: -1))
+        #expect(seen.withLock { $0 } == ["11.0 100.0 1.0"])
+        let mismatch = try #require(throws: InterceptionError.self) {
+            try object.hookAfter("move:by:") { (this: RuntimeObject, rect: ParityPoint, by: Double) in }
+        }
+        #expect("\(mismatch)".hasPrefix("cannot add an after hook to -[\(cls.name) move:by:]: argument 1 is"))
+        for token in tokens { token.cancel() }
+        #expect(
+            try object.send("move:by:", rect, ParityPoint(x: 1, y: 1)) as ParityRect
+                == ParityRect(
+                    origin: ParityPoint(x: 2, y: 3), width: 3, height: 4))
+    }
+
+    @Test("an instance method hooked as a class method, or a class method on an object, is not implemented")
+    func classAndInstanceSelectorsApart() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityApart")) { c in
+            try c.method("instanceOnly") { (this: RuntimeObject) in }
+            try c.classMethod("classOnly") { (this: RuntimeObject) in }
+        }
+        #expect(
+            throws: InterceptionError.selectorNotImplemented(
+                className: cls.name, selector: "instanceOnly", isClassMethod: true)
+        ) {
+            try cls.metaclass.hookAfter("instanceOnly") {}
+        }
+        #expect(throws: InterceptionError.selectorNotImplemented(className: cls.name, selector: "classOnly"))
+        {
+            try cls.new().hookInstead("classOnly") {}
+        }
+        #expect(throws: InterceptionError.selectorNotImplemented(className: cls.name, selector: "classOnly"))
+        {
+            try cls.hookBefore("classOnly") {}
+        }
+    }
+
+    @Test("dealloc hooks of the wrong shape are refused: typed arguments, a result")
+    func deallocShapes() throws {
+        let cls = try plainClass("ParityDeallocShape")
+        #expect(throws: InterceptionError.self) {
+            try cls.hookBefore("dealloc") { (this: RuntimeObject, x: Int) in }
+        }
+        #expect(throws: InterceptionError.self) {
+            try cls.hookInstead("dealloc") { (original: () -> Int, this: RuntimeObject) in 1 }
+        }
+        #expect(cls.hooks.isEmpty)
     }
 }
