@@ -1018,4 +1018,57 @@ struct HookReferenceParityTests {
         }
         #expect(cls.hooks.isEmpty)
     }
+
+    // MARK: Batch 5
+
+    @Test(
+        "a class hook runs for a subclass defined after it, inheriting or calling super; not for one overriding without super"
+    )
+    func subclassDefinedAfterHook() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityLaterA", tag: "A", log: log)
+        let token = try a.hookBefore("foo") { log.append("hook") }
+        let inheriting = try plainClass("ParityLaterInherit", superclass: a)
+        let callingSuper = try overridingSubclass("ParityLaterSuper", tag: "B", of: a, log: log)
+        let replacing = try RuntimeClass.define(uniqueName("ParityLaterReplace"), superclass: a) { c in
+            try c.method("foo") { (this: RuntimeObject) in log.append("C foo") }
+        }
+        try inheriting.new().send("foo")
+        try callingSuper.new().send("foo")
+        try replacing.new().send("foo")
+        #expect(log.all == ["hook", "A foo", "B foo", "hook", "A foo", "C foo"])
+        #expect(token.cancel()?.restored == true)
+    }
+
+    @Test(
+        "cancelling one method's class hook restores that method while another method of the class stays hooked"
+    )
+    func restoredPerMethodForClasses() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityPerMethod", tag: "A", log: log)
+        let foo = try cls.hookBefore("foo") {}
+        let value = try cls.hookBefore("value") {}
+        #expect(foo.cancel()?.restored == true)
+        #expect(cls.isHooked("value") && !cls.isHooked("foo"))
+        #expect(value.cancel()?.restored == true)
+        // An object is restored only when nothing is left on it.
+        let object = cls.new()
+        let objectFoo = try object.hookBefore("foo") {}
+        let objectValue = try object.hookBefore("value") {}
+        #expect(objectFoo.cancel()?.restored == false)
+        #expect(objectValue.cancel()?.restored == true)
+    }
+
+    @Test("init hooked class-wide runs when init is sent (new does not send it, as documented)")
+    func initHook() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityInit", tag: "A", log: log)
+        let token = try cls.hookAfter("init") { log.append("init") }
+        let object = cls.new()
+        #expect(log.all.isEmpty)
+        let initialized: RuntimeObject? = try object.send("init")
+        #expect(initialized == object)
+        #expect(log.all == ["init"])
+        #expect(token.cancel()?.restored == true)
+    }
 }
