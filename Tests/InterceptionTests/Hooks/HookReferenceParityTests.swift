@@ -1071,4 +1071,118 @@ struct HookReferenceParityTests {
         #expect(log.all == ["init"])
         #expect(token.cancel()?.restored == true)
     }
+
+    @Test(
+        "an object hooked first on an inherited method, then its class and superclass hooked: every layer runs"
+    )
+    func objectFirstThenClassesOnInheritedMethod() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityObjFirstA", tag: "A", log: log)
+        let b = try plainClass("ParityObjFirstB", superclass: a)
+        let object = b.new()
+        let other = b.new()
+        let objectHook = try object.hookInstead("foo") { (original: () -> Void, this: RuntimeObject) in
+            log.append("object instead")
+            original()
+        }
+        let subHook = try b.hookBefore("foo") { log.append("B before") }
+        let superHook = try a.hookBefore("foo") { log.append("A before") }
+        try object.send("foo")
+        #expect(log.all == ["object instead", "B before", "A before", "A foo"])
+        try other.send("foo")
+        #expect(log.all.suffix(3) == ["B before", "A before", "A foo"])
+        #expect(subHook.cancel()?.restored == true)
+        try object.send("foo")
+        #expect(log.all.suffix(3) == ["object instead", "A before", "A foo"])
+        #expect(superHook.cancel()?.restored == true)
+        try object.send("foo")
+        #expect(log.all.suffix(2) == ["object instead", "A foo"])
+        #expect(objectHook.cancel()?.restored == true)
+        #expect(object.actualClass == b)
+    }
+
+    @Test(
+        "an object's layer runs its class's method as it is now: class hooks added and removed after the object was hooked"
+    )
+    func objectLayerFollowsClassChanges() throws {
+        let log = EventLog()
+        let a = try fooClass("ParityFollowA", tag: "A", log: log)
+        let object = a.new()
+        let objectHook = try object.hookAfter("foo") { log.append("object after") }
+        for round in 0..<2 {
+            let classHook = try a.hookInstead("foo") { (original: () -> Void, this: RuntimeObject) in
+                log.append("class instead \(round)")
+            }
+            try object.send("foo")
+            #expect(log.all.suffix(2) == ["class instead \(round)", "object after"])
+            classHook.cancel()
+            try object.send("foo")
+            #expect(log.all.suffix(2) == ["A foo", "object after"])
+        }
+        objectHook.cancel()
+    }
+
+    @Test(
+        "arguments past the registers (7 integers, 9 doubles, mixed): before, instead and after, per object and class-wide"
+    )
+    func stackArguments() throws {
+        let cls = try RuntimeClass.define(uniqueName("ParityStack")) { c in
+            try c.method("sum:::::::::::::::") {
+                (
+                    this: RuntimeObject, a: Int, b: Double, c: Int, d: Double, e: Int, f: Double, g: Int,
+                    h: Double,
+                    i: Int, j: Double, k: Int, l: Double, m: Int, n: Double, o: Double, p: Int32
+                ) -> Double in
+                Double(a + c + e + g + i + k + m) + b + d + f + h + j + l + n + o + Double(p) * 1000
+            }
+        }
+        let sel: Selector = "sum:::::::::::::::"
+        for perObject in [true, false] {
+            let object = cls.new()
+            let target: any HookTarget = perObject ? object : cls
+            let seen = Locked<[String]>([])
+            let tokens = [
+                try target.hook(sel, .before) { call in
+                    seen.withLock {
+                        $0.append("before \(call.arguments.count) \(try! call.argument(17, as: Int32.self))")
+                    }
+                    try call.setArgument(17, Int32(2))
+                },
+                try target.hookInstead(sel) {
+                    (
+                        original: (
+                            Int, Double, Int, Double, Int, Double, Int, Double, Int, Double, Int, Double, Int,
+                            Double, Double, Int32
+                        ) -> Double,
+                        this: RuntimeObject, a: Int, b: Double, c: Int, d: Double, e: Int, f: Double, g: Int,
+                        h: Double,
+                        i: Int, j: Double, k: Int, l: Double, m: Int, n: Double, o: Double, p: Int32
+                    ) -> Double in
+                    original(a, b, c, d, e, f, g, h, i, j, k, l, m * 100, n, o + 0.5, p) + 0.25
+                },
+                try target.hookAfter(sel) {
+                    (
+                        result: Double, this: RuntimeObject, a: Int, b: Double, c: Int, d: Double, e: Int,
+                        f: Double, g: Int, h: Double,
+                        i: Int, j: Double, k: Int, l: Double, m: Int, n: Double, o: Double, p: Int32
+                    ) -> Double in
+                    seen.withLock { $0.append("after \(m) \(o) \(p)") }
+                    return result
+                },
+            ]
+            let r: Double = try object.send(
+                sel, 1, 0.5, 2, 0.5, 3, 0.5, 4, 0.5, 5, 0.5, 6, 0.5, 7, 0.5, 8.0, Int32(1))
+            // 1+...+6 + 700 = 721; seven halves = 3.5; o = 8.5; p = 2 -> 2000; + 0.25
+            let expected: Double = 2733.25
+            #expect(r == expected, "per object: \(perObject)")
+            // The layer's after hooks see the arguments its instead hook passed to the original (as
+            // in SwiftHook, whose after hooks run inside the instead hook's original).
+            #expect(seen.withLock { $0 } == ["before 16 1", "after 700 8.5 2"], "per object: \(perObject)")
+            for token in tokens { token.cancel() }
+            let plain: Double = try object.send(
+                sel, 1, 0.5, 2, 0.5, 3, 0.5, 4, 0.5, 5, 0.5, 6, 0.5, 7, 0.5, 8.0, Int32(1))
+            let unhooked: Double = 1039.5
+            #expect(plain == unhooked)
+        }
+    }
 }
