@@ -684,7 +684,9 @@ struct HookReferenceParityTests {
 
     // MARK: Property observation alongside hooks (Aspects testKVOCoexistance, SwiftHook CompatibilityTests)
 
-    @Test("a setter hooked and observed: both run, removed in either order, the object ends in its class")
+    @Test(
+        "a setter with an instead hook and a property observer: hook, original, then the observer; removed in either order, the object ends in its class"
+    )
     func hooksAndPropertyObservation() throws {
         for hookFirst in [true, false] {
             for cancelHookFirst in [true, false] {
@@ -696,13 +698,16 @@ struct HookReferenceParityTests {
                 var token: HookToken?
                 var subscription: (any Disposable)?
                 func hook() throws {
-                    token = try object.hookAfter("setString:") { (this: RuntimeObject, value: Int) in
-                        log.append("hook \(value)")
+                    token = try object.hookInstead("setString:") {
+                        (original: (Int) -> Void, this: RuntimeObject, value: Int) in
+                        log.append("1")
+                        original(value)
+                        log.append("2")
                     }
                 }
                 func observe() {
                     subscription = object.rx.observe(Int.self, "string", options: [.new]).subscribe(onNext: {
-                        log.append("observed \($0.map(String.init) ?? "nil")")
+                        log.append("3 \($0.map(String.init) ?? "nil")")
                     })
                 }
                 if hookFirst {
@@ -712,23 +717,23 @@ struct HookReferenceParityTests {
                     observe()
                     try hook()
                 }
-                try object.send("setString:", 1)
-                #expect(Set(log.all) == ["hook 1", "observed 1"])
+                try object.send("setString:", 9)
+                // SwiftHook's testBeforeKVO: [1, 2, 3], the observer after the hooked setter.
+                #expect(log.all == ["1", "2", "3 9"])
                 if cancelHookFirst {
-                    #expect(token?.cancel() != nil)
-                    try object.send("setString:", 2)
-                    #expect(log.all.suffix(1) == ["observed 2"])
+                    #expect(token?.cancel()?.restored == false)
+                    try object.send("setString:", 10)
+                    #expect(log.all.suffix(1) == ["3 10"])
                     subscription?.dispose()
                 } else {
                     subscription?.dispose()
-                    try object.send("setString:", 2)
-                    #expect(log.all.suffix(1) == ["hook 2"])
+                    try object.send("setString:", 10)
+                    #expect(log.all.suffix(2) == ["1", "2"])
                     #expect(token?.cancel()?.restored == true)
                 }
-                try object.send("setString:", 3)
-                #expect(log.all.count == 3)
-                #expect(try object.send("string") as Int == 3)
-                Runtime.quiesceInterception()
+                try object.send("setString:", 11)
+                #expect(log.all.count == (cancelHookFirst ? 4 : 5))
+                #expect(try object.send("string") as Int == 11)
                 #expect(
                     object.actualClass == cls, "hook first \(hookFirst), cancel hook first \(cancelHookFirst)"
                 )
