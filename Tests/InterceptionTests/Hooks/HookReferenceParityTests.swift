@@ -1190,4 +1190,69 @@ struct HookReferenceParityTests {
             #expect(plain == unhooked)
         }
     }
+
+    @Test("info-form misuse is a thrown error the hook can catch, or the handler gets; the call goes on")
+    func infoMisuse() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityInfoMisuse")) { c in
+            try c.method("add:") { (this: RuntimeObject, x: Int32) -> Int32 in
+                log.append("original \(x)")
+                return x + 1
+            }
+        }
+        let object = cls.new()
+        let reported = Locked<[String]>([])
+        let handler = HookErrorHandlers.add { error in
+            if error.className == cls.name {
+                reported.withLock { $0.append("\(error.selector.name) \(error.error is RuntimeError)") }
+            }
+        }
+        defer { handler.cancel() }
+        let tokens = [
+            try object.hook("add:", .before) { call in
+                do { try call.callOriginal() } catch { log.append("before: no original") }
+                do { _ = try call.returnValue(as: Int32.self) } catch { log.append("before: no result") }
+                do { _ = try call.argument(3, as: Int32.self) } catch { log.append("before: no argument 3") }
+                do { _ = try call.argument(2, as: Double.self) } catch { log.append("before: not a double") }
+                #expect(call.returnValue == nil)
+            },
+            try object.hook("add:", .after) { call in
+                do { try call.callOriginal() } catch { log.append("after: no original") }
+                _ = try call.argument(2, as: Int64.self)  // thrown out of the hook: the handler gets it
+                log.append("unreachable")
+            },
+        ]
+        #expect(try object.send("add:", Int32(1)) as Int32 == 2)
+        #expect(
+            log.all == [
+                "before: no original", "before: no result", "before: no argument 3", "before: not a double",
+                "original 1", "after: no original",
+            ])
+        #expect(reported.withLock { $0 } == ["add: true"])
+        for token in tokens { token.cancel() }
+    }
+
+    @Test(
+        "the last hook's cancel is not restored while an rx subscription remains; the object returns when it goes"
+    )
+    func restoredWaitsForSubscriptions() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityRxRemains", tag: "A", log: log)
+        let object = cls.new()
+        let subscription = object.rx.sentMessage("foo").subscribe(onNext: { _ in log.append("rx") })
+        let hook = try object.hookBefore("foo") { log.append("hook") }
+        let deallocHook = try object.hookDeallocAfter { _, _ in }
+        #expect(hook.cancel() == HookCancellation(restored: false, keptForeignImplementation: false))
+        #expect(deallocHook.cancel()?.restored == false)
+        try object.send("foo")
+        #expect(log.all == ["rx", "A foo"])
+        #expect(object.actualClass != cls)
+        subscription.dispose()
+        #expect(object.actualClass == cls)
+        // An after-dealloc hook alone: cancelling it restores the object.
+        let alone = try object.hookDeallocAfter { _, _ in }
+        #expect(object.actualClass != cls || object.isHooked("dealloc"))
+        #expect(alone.cancel()?.restored == true)
+        #expect(object.actualClass == cls)
+    }
 }
