@@ -1255,4 +1255,36 @@ struct HookReferenceParityTests {
         #expect(alone.cancel()?.restored == true)
         #expect(object.actualClass == cls)
     }
+
+    @Test(
+        "Aspects' testEnsureForwardInvocationIsCalled: hooked objects and classes still forward what they do not implement"
+    )
+    func customForwardingSurvivesHooks() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("ParityForwarding")) { c in
+            try c.method("test") { (this: RuntimeObject) in log.append("test") }
+            try c.method("methodSignatureForSelector:") {
+                (this: RuntimeObject, sel: Selector) -> UnsafeRawPointer? in
+                if sel == "non_existing_selector" { return UnsafeRawPointer(ic_signature_parse("v@:")) }
+                return try? this.sendSuper("methodSignatureForSelector:", sel)
+            }
+            try c.method("forwardInvocation:") { (this: RuntimeObject, invocation: OpaquePointer?) in
+                log.append("forwarded")
+            }
+        }
+        let object = cls.new()
+        let classHook = try cls.hookInstead("test") { log.append("class instead") }
+        try object.send("test")
+        try object.send("non_existing_selector")
+        let objectHook = try object.hookBefore("test") { log.append("object before") }
+        try object.send("test")
+        try object.send("non_existing_selector")
+        #expect(
+            log.all == ["class instead", "forwarded", "object before", "class instead", "forwarded"])
+        #expect(classHook.cancel()?.restored == true)
+        #expect(objectHook.cancel()?.restored == true)
+        try object.send("test")
+        try object.send("non_existing_selector")
+        #expect(log.all.suffix(2) == ["test", "forwarded"])
+    }
 }
