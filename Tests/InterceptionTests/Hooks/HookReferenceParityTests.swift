@@ -1287,4 +1287,63 @@ struct HookReferenceParityTests {
         try object.send("non_existing_selector")
         #expect(log.all.suffix(2) == ["test", "forwarded"])
     }
+
+    @Test(
+        "a class hook that hooks its receiver during the call: the object moves mid-call, its hook runs from the next call"
+    )
+    func classHookHooksItsReceiver() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityMoveMidCall", tag: "A", log: log)
+        let object = cls.new()
+        let added = Locked<[HookToken]>([])
+        let classHook = try cls.hookBefore("foo", oneShot: true) { this in
+            log.append("class")
+            if let token = try? this.hookAfter("foo", { log.append("object after") }) {
+                added.withLock { $0.append(token) }
+            }
+        }
+        try object.send("foo")
+        #expect(object.actualClass != cls)
+        try object.send("foo")
+        #expect(log.all == ["class", "A foo", "A foo", "object after"])
+        #expect(!classHook.isActive)
+        for token in added.withLock({ $0 }) { #expect(token.cancel()?.restored == true) }
+        #expect(object.actualClass == cls)
+    }
+
+    @Test(
+        "inside dealloc hooks: hooking the dying object is refused, its own token cancels, other objects can be hooked"
+    )
+    func hooksFromInsideDealloc() throws {
+        let log = EventLog()
+        let cls = try fooClass("ParityInsideDealloc", tag: "A", log: log)
+        let survivor = cls.new()
+        let survivorTokens = Locked<[HookToken]>([])
+        let own = Locked<HookToken?>(nil)
+        do {
+            let object = cls.new()
+            own.withLock {
+                $0 = try? object.hookDeallocBefore { this in
+                    do {
+                        _ = try this.hookBefore("foo") {}
+                        log.append("hooked the dying object")
+                    } catch InterceptionError.objectDeallocating {
+                        log.append("refused: deallocating")
+                    } catch {
+                        log.append("refused: \(error)")
+                    }
+                    let cancelled = own.withLock { $0 }?.cancel()
+                    log.append("own cancel \(cancelled == nil ? "nil" : "removed")")
+                    if let token = try? survivor.hookBefore("foo", { log.append("survivor hook") }) {
+                        survivorTokens.withLock { $0.append(token) }
+                    }
+                }
+            }
+        }
+        #expect(log.all == ["refused: deallocating", "own cancel removed"])
+        try survivor.send("foo")
+        #expect(log.all.suffix(2) == ["survivor hook", "A foo"])
+        for token in survivorTokens.withLock({ $0 }) { #expect(token.cancel()?.restored == true) }
+        #expect(survivor.actualClass == cls)
+    }
 }
