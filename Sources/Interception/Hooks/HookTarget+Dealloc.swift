@@ -89,7 +89,8 @@ final class SwiftDeallocatedHook: Sendable {
         guard status == IC_OK else {
             let error = InterceptionError.lastCError(
                 status, className: className, selector: KnownSelectors.shared.dealloc, encoding: "v@:",
-                isClassMethod: isClassMethod)
+                isClassMethod: isClassMethod
+            ).atHook(.after)
             Unmanaged<SwiftDeallocatedHook>.fromOpaque(context).release()
             throw error
         }

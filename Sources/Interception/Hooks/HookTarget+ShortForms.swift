@@ -106,8 +106,10 @@ extension HookTarget {
         _ body: @escaping @Sendable (HookCall) throws -> Void
     ) throws(InterceptionError) -> HookToken {
         let naming = hookNaming
+        let signature: OpaquePointer
+        do { signature = try _hookSignature(selector) } catch { throw error.atHook(position) }
         let shape = HookCall.Shape(
-            signature: try _hookSignature(selector), position: position, className: naming.className,
+            signature: signature, position: position, className: naming.className,
             selector: selector, isClassMethod: naming.isClassMethod)
         return try _addSwiftHook(
             selector, position.cValue, oneShot: oneShot, ClosureHook(run: HookBody.info(body, shape)))

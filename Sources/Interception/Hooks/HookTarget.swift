@@ -175,8 +175,12 @@ extension RuntimeObject: HookTarget {
         _ selector: Selector, position: HookPosition, resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
-        try HookSignature.check(
-            self, selector, position: position, resultEncoding: resultEncoding, repeat each arguments)
+        do {
+            try HookSignature.check(
+                self, selector, position: position, resultEncoding: resultEncoding, repeat each arguments)
+        } catch {
+            throw error.atHook(position)
+        }
     }
 
     public func _hookSignature(_ selector: Selector) throws(InterceptionError) -> OpaquePointer {
@@ -221,7 +225,7 @@ extension RuntimeObject: HookTarget {
         let object = pointer
         return try hook.add(
             className: runtimeClass.name, selector: selector,
-            isClassMethod: InterceptionError.isClassObject(object)
+            isClassMethod: InterceptionError.isClassObject(object), position: HookPosition(position)
         ) {
             context, token in
             (
@@ -239,8 +243,12 @@ extension RuntimeClass: HookTarget {
         _ selector: Selector, position: HookPosition, resultEncoding: String?,
         _ arguments: repeat (each A).Type
     ) throws(InterceptionError) {
-        try HookSignature.check(
-            self, selector, position: position, resultEncoding: resultEncoding, repeat each arguments)
+        do {
+            try HookSignature.check(
+                self, selector, position: position, resultEncoding: resultEncoding, repeat each arguments)
+        } catch {
+            throw error.atHook(position)
+        }
     }
 
     public func _hookSignature(_ selector: Selector) throws(InterceptionError) -> OpaquePointer {
@@ -281,7 +289,9 @@ extension RuntimeClass: HookTarget {
         throws(InterceptionError) -> HookToken
     {
         let cls = pointer
-        return try hook.add(className: name, selector: selector, isClassMethod: isMetaclass) {
+        return try hook.add(
+            className: name, selector: selector, isClassMethod: isMetaclass, position: HookPosition(position)
+        ) {
             context, token in
             (
                 ic_hook_class(

@@ -193,9 +193,10 @@ class TypedHook: SwiftHook, @unchecked Sendable {
 extension SwiftHook {
     /// Registers this hook through `install` (which calls `ic_hook_object` or `ic_hook_class`
     /// with the context and token it is given, and returns the status and the method's encoding
-    /// for errors). `isClassMethod`: the target is a metaclass or a class object.
+    /// for errors, which name the hook's `position`). `isClassMethod`: the target is a metaclass
+    /// or a class object.
     func add(
-        className: String, selector: Selector, isClassMethod: Bool,
+        className: String, selector: Selector, isClassMethod: Bool, position: HookPosition,
         install: (UnsafeMutableRawPointer, UnsafeMutablePointer<ic_observer_token>) -> (
             ic_status, UnsafePointer<CChar>?
         )
@@ -207,7 +208,8 @@ extension SwiftHook {
         guard status == IC_OK else {
             let error = InterceptionError.lastCError(
                 status, className: className, selector: selector,
-                encoding: encoding.map { String(cString: $0) }, isClassMethod: isClassMethod)
+                encoding: encoding.map { String(cString: $0) }, isClassMethod: isClassMethod
+            ).atHook(position)
             Unmanaged<SwiftHook>.fromOpaque(context).release()
             throw error
         }

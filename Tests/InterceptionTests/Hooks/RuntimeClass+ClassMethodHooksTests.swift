@@ -67,7 +67,8 @@ struct RuntimeClassClassMethodHooksTests {
         }
         #expect(missing == .selectorNotImplemented(className: name, selector: "nope", isClassMethod: true))
         #expect(missing.isClassMethod)
-        #expect("\(missing)" == "cannot intercept +[\(name) nope]: the class does not implement it")
+        #expect(
+            "\(missing)" == "cannot add a before hook to +[\(name) nope]: the class does not implement it")
         let mismatch = try #require(throws: InterceptionError.self) {
             try cls.metaclass.hookBefore("ping") { (this: RuntimeObject, x: Int32) in }
         }
@@ -79,7 +80,7 @@ struct RuntimeClassClassMethodHooksTests {
         let forbidden = try #require(throws: InterceptionError.self) {
             try cls.metaclass.hookBefore("retain") { (this: RuntimeObject) in }
         }
-        #expect("\(forbidden)".hasPrefix("cannot intercept +[\(name) retain]"))
+        #expect("\(forbidden)".hasPrefix("cannot add a before hook to +[\(name) retain]"))
         #expect(
             String(cString: ic_error_message())
                 == "cannot add a before hook to +[\(name) retain]: the runtime and the engine rely on it")
@@ -94,7 +95,8 @@ struct RuntimeClassClassMethodHooksTests {
             try cls.hookBefore("nope") { (this: RuntimeObject) in }
         }
         #expect(!instance.isClassMethod)
-        #expect("\(instance)" == "cannot intercept -[\(name) nope]: the class does not implement it")
+        #expect(
+            "\(instance)" == "cannot add a before hook to -[\(name) nope]: the class does not implement it")
     }
 
     @Test("the error a class-method hook throws is described as +[Class selector]")
