@@ -65,3 +65,31 @@ extension RxCoreTests {
         }
     }
 }
+
+extension RxCoreTests {
+    @Suite("RxSwift 6 deprecated operator names")
+    struct DeprecatedRenamesParityTests {
+        @Test(
+            "takeWhile, takeUntil, skipWhile and skipUntil are take(while:), take(until:), skip(while:) and skip(until:)"
+        )
+        func takeAndSkipRenames() {
+            let events = (DeprecatedAliases() as any DeprecatedAliasCalls).takeAndSkipAliasEvents()
+            #expect(
+                events == [
+                    [.next(1), .next(2), .completed],
+                    [.next(1), .next(2), .next(3), .next(4), .completed],
+                    [.next(1), .next(2), .completed],
+                    [.next(3), .next(4), .completed],
+                    [.next(1), .next(2), .next(3), .next(4), .completed],
+                ])
+        }
+
+        @Test("take(_:scheduler:) is take(for:scheduler:) and Observable.catchError(_:) is catch(sequence:)")
+        func takeForAndCatchSequenceRenames() {
+            let (take, catchSequence) = (DeprecatedAliases() as any DeprecatedAliasCalls)
+                .takeForAndCatchSequenceAliasEvents()
+            #expect(take == [.next(210, 1), .next(220, 2), .completed(225)])
+            #expect(catchSequence == [.next(1), .next(2), .completed])
+        }
+    }
+}

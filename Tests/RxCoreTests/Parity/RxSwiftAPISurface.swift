@@ -1,0 +1,186 @@
+import Foundation
+import RxCore
+import Testing
+
+// The RxSwift 6.10.2 names that its own tests use, called once each: compiled, never run, so that
+// the build fails if one goes missing or changes shape (the audit found
+// `ReplaySubject.createUnbounded()` and the deprecated RxSwift 5 operator names missing).
+// Deprecated names are called from `deprecatedRxSwiftNames()`, which is itself deprecated so that
+// the package builds without warnings.
+func rxSwiftNames() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Observable.of(1, 2, 3)
+    _ = Observable.from(optional: 1)
+    _ = Observable.from(optional: 1, scheduler: scheduler)
+    _ = Observable.of(1, 2, scheduler: scheduler)
+    _ = Observable.from([1, 2], scheduler: scheduler)
+    _ = Observable<Int>.range(start: 0, count: 3, scheduler: scheduler)
+    _ = Observable.repeatElement(1, scheduler: scheduler)
+    _ = Observable.generate(initialState: 0, condition: { $0 < 3 }, scheduler: scheduler, iterate: { $0 + 1 })
+    _ = Observable.merge(xs, xs)
+    _ = Observable.merge([xs, xs])
+    _ = Observable.concat(xs, xs)
+    _ = Observable.amb([xs, xs])
+    _ = xs.amb(xs)
+    _ = xs.catchAndReturn(1)
+    _ = xs.take(while: { $0 < 2 }, behavior: .inclusive)
+    _ = xs.distinctUntilChanged({ $0 })
+    _ = xs.distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
+    _ = xs.scan(into: 0) { $0 += $1 }
+    _ = xs.startWith(0, 1)
+    _ = xs.ignoreElements()
+    _ = xs.ignoreElements().asCompletable()
+    _ = xs.sample(xs, defaultValue: 0)
+    _ = xs.withUnretained(scheduler) { $1 }
+    _ = xs.subscribe(
+        with: scheduler, onNext: { _, _ in }, onError: { _, _ in }, onCompleted: { _ in },
+        onDisposed: { _ in })
+    _ = xs.bind(with: scheduler) { _, _ in }
+    _ = xs.debug("x", trimOutput: true)
+    _ = Observable.of(xs, xs).merge(maxConcurrent: 2)
+    _ = Observable.of(xs, xs).concat()
+    _ = Observable.combineLatest([xs, xs]) { $0.count }
+    _ = Observable.zip([xs, xs]) { $0.count }
+    _ = xs.flatMapFirst { Observable.just($0) }
+    _ = xs.flatMap { Observable.just($0) }
+    _ = xs.concatMap { Observable.just($0) }
+    let disposable = CompositeDisposable(disposables: [])
+    let key = disposable.insert(Disposables.create())
+    if let key { disposable.remove(for: key) }
+    _ = disposable.count
+    let bag = DisposeBag()
+    bag.insert(Disposables.create(), Disposables.create())
+    bag.insert([Disposables.create()])
+    _ = BooleanDisposable(isDisposed: true)
+    let serial = SerialDisposable()
+    serial.disposable = Disposables.create()
+    let single = SingleAssignmentDisposable()
+    single.setDisposable(Disposables.create())
+    let refCount = RefCountDisposable(disposable: Disposables.create())
+    _ = refCount.retain()
+    _ = ScheduledDisposable(scheduler: CurrentThreadScheduler.instance, disposable: Disposables.create())
+    _ = Disposables.create(Disposables.create(), Disposables.create(), Disposables.create())
+    _ = Disposables.create([Disposables.create()])
+    _ = CurrentThreadScheduler.isScheduleRequired
+    _ = MainScheduler.asyncInstance
+    _ = ConcurrentMainScheduler.instance
+    _ = SerialDispatchQueueScheduler(queue: DispatchQueue.global(), internalSerialQueueName: "q")
+    _ = OperationQueueScheduler(operationQueue: OperationQueue(), queuePriority: .normal)
+    _ = HistoricalScheduler(initialClock: Date(timeIntervalSince1970: 0))
+    _ = Single.just(1).subscribe(onSuccess: { _ in }, onFailure: { _ in }, onDisposed: {})
+    _ = Maybe.just(1).subscribe(onSuccess: { _ in }, onError: { _ in }, onCompleted: {}, onDisposed: {})
+    _ = Completable.empty().subscribe(onCompleted: {}, onError: { _ in }, onDisposed: {})
+    _ = Single.just(1).compactMap { $0 }
+    _ = Single.just(1).flatMapCompletable { _ in Completable.empty() }
+    _ = Single.just(1).asCompletable()
+    _ = Single.just(1).do(
+        onSuccess: { _ in }, afterSuccess: { _ in }, onError: { _ in }, afterError: { _ in }, onSubscribe: {},
+        onSubscribed: {}, onDispose: {})
+    _ = Maybe<Int>.empty().asObservable()
+    _ = Completable.zip(Completable.empty(), Completable.empty())
+    _ = Completable.merge(Completable.empty(), Completable.empty())
+    _ = Completable.empty().andThen(Completable.empty())
+    _ = Single.zip(Single.just(1), Single.just(2), Single.just(3))
+    _ = Infallible.just(1)
+    _ = Infallible.of(1, 2)
+    _ = Infallible.from([1, 2])
+    _ = Infallible<Int>.never()
+    _ = Infallible<Int>.empty()
+    _ = Infallible.deferred { Infallible.just(1) }
+    _ = Infallible.combineLatest(Infallible.just(1), Infallible.just(2)) { $0 + $1 }
+    _ = Infallible.zip(Infallible.just(1), Infallible.just(2)) { $0 + $1 }
+    _ = Infallible.just(1).subscribe(onNext: { _ in }, onCompleted: {}, onDisposed: {})
+    _ = xs.asSignal(onErrorSignalWith: Signal.just(1))
+    _ = xs.asDriver(onErrorRecover: { _ in Driver.just(1) })
+    _ = Signal.just(1)
+    _ = Driver.just(1).startWith(0).scan(0, accumulator: +).distinctUntilChanged().throttle(.seconds(1))
+        .debounce(.seconds(1)).flatMapLatest { Driver.just($0) }.withLatestFrom(Driver.just(2))
+    _ = Driver.combineLatest(Driver.just(1), Driver.just(2)) { $0 + $1 }
+    _ = Driver.merge(Driver.just(1), Driver.just(2))
+    _ = Driver.concat([Driver.just(1)])
+    let relay = ReplayRelay<Int>.create(bufferSize: 1)
+    relay.accept(1)
+    let behavior = BehaviorRelay(value: 1)
+    _ = behavior.value
+    let subject = BehaviorSubject(value: 1)
+    _ = try? subject.value()
+    _ = subject.hasObservers
+    let publish = PublishSubject<Int>()
+    _ = publish.isDisposed
+    _ = AsyncSubject<Int>()
+    _ = scheduler.createObserver(Int.self)
+    _ = xs.toBlocking(timeout: 1)
+}
+
+func moreRxSwiftNames() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Observable.of(1, 2, 3)
+    _ = Disposables.create(with: {})
+    _ = AnyObserver<Int>(eventHandler: { _ in })
+    _ = AnyObserver<Int>(eventHandler: { _ in }).mapObserver { (x: String) in x.count }
+    _ = Binder(scheduler) { (_: TestScheduler, _: Int) in }
+    _ = Binder(scheduler, scheduler: CurrentThreadScheduler.instance) { (_: TestScheduler, _: Int) in }
+    _ = Completable.create { observer in
+        observer(.completed)
+        observer(.error(TestError(1)))
+        return Disposables.create()
+    }
+    _ = xs.groupBy(keySelector: { $0 % 2 }).map { $0.key }
+    _ = xs.share(replay: 1)
+    _ = xs.multicast(PublishSubject<Int>())
+    _ = xs.window(timeSpan: .seconds(1), count: 2, scheduler: scheduler)
+    _ = Observable<Int>.timer(.seconds(1), period: .seconds(1), scheduler: scheduler)
+    _ = RxError.overflow
+    _ = RxError.unknown
+    _ = RxError.disposed(object: scheduler)
+    let event = Event<Int>.next(1)
+    _ = event.element
+    _ = event.error
+    _ = event.isCompleted
+    _ = event.isStopEvent
+    _ = event.event
+    _ = Recorded.completed(210, Int.self)
+    _ = xs.materialize().dematerialize()
+    _ = xs.asObservable().subscribe(AnyObserver { _ in })
+    _ = ControlEvent(events: xs)
+    _ = ControlProperty(values: xs, valueSink: AnyObserver { _ in })
+    _ = xs.asInfallible(onErrorFallbackTo: .just(1))
+    _ = Observable<Int>.error(TestError(1)).asSingle()
+    _ = Observable.just(1).asMaybe()
+    _ = Observable<Never>.empty().asCompletable()
+    _ = Single.just(1).asMaybe().asObservable()
+    _ = Single<Int>.error(TestError(1)).catchAndReturn(1)
+    _ = Maybe.just(1).ifEmpty(default: 2)
+    _ = Single.just(1).subscribe { (event: SingleEvent<Int>) in _ = event }
+    _ = Maybe.just(1).subscribe { (event: MaybeEvent<Int>) in _ = event }
+    _ = Completable.empty().subscribe { (event: CompletableEvent) in _ = event }
+    _ = PublishRelay<Int>().asObservable()
+    _ = BehaviorRelay(value: 1).asObservable()
+    _ = xs.skip(.seconds(1), scheduler: scheduler)
+    _ = xs.compactMap { $0 }
+    _ = xs.withLatestFrom(xs) { $0 + $1 }
+    _ = xs.enumerated().map { $0.index + $0.element }
+    _ = Observable.catch(sequence: [xs])
+    _ = GroupedObservable<Int, Int>.self
+    _ = ReplaySubject<Int>.createUnbounded()
+    _ = ReplayRelay<Int>.createUnbound()
+}
+
+@available(*, deprecated)
+func deprecatedRxSwiftNames() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = Observable.of(1, 2, 3)
+    _ = xs.takeWhile { $0 < 2 }
+    _ = xs.takeUntil(xs)
+    _ = xs.takeUntil(.inclusive) { $0 == 2 }
+    _ = xs.skipWhile { $0 < 2 }
+    _ = xs.skipUntil(xs)
+    _ = xs.take(.seconds(1), scheduler: scheduler)
+    _ = xs.elementAt(1)
+    _ = xs.catchError { _ in xs }
+    _ = xs.catchErrorJustReturn(1)
+    _ = Observable.catchError([xs])
+    _ = xs.retryWhen { (errors: Observable<Error>) in errors }
+    _ = xs.observeOn(scheduler)
+    _ = xs.subscribeOn(scheduler)
+}
