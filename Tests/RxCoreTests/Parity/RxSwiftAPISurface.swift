@@ -184,3 +184,27 @@ func deprecatedRxSwiftNames() {
     _ = xs.observeOn(scheduler)
     _ = xs.subscribeOn(scheduler)
 }
+
+func rxSwiftSchedulerAndDisposableNames() {
+    let scheduler = TestScheduler(initialClock: 0)
+    _ = scheduler.schedulePeriodic(0, startAfter: .seconds(1), period: .seconds(1)) { $0 + 1 }
+    _ = CurrentThreadScheduler.instance.scheduleRecursive(0) { _, _ in }
+    MainScheduler.ensureRunningOnMainThread()
+    let bag = DisposeBag(disposing: Disposables.create(), Disposables.create())
+    bag.insert {
+        Disposables.create()
+        Disposables.create()
+    }
+    _ = DisposeBag(disposing: [Disposables.create()])
+    _ = Single<Int>.create(detached: true, priority: .medium) { 1 }
+    _ = Single<Int>.create { 1 }
+    _ = TestScheduler.Defaults.created
+    _ = RxError.timeout.debugDescription
+    _ = Observable<Int>.empty().asObservable()
+    let property = ControlProperty<String?>(values: Observable.just("a"), valueSink: AnyObserver { _ in })
+    _ = property.orEmpty
+    _ = property.changed
+    _ = ControlEvent(events: Observable.just(1)).asSignal()
+    _ = Observable.just(1).asSignal(onErrorJustReturn: 0).asObservable()
+    _ = Driver.just(1).asObservable()
+}
