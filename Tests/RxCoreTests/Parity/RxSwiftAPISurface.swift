@@ -208,3 +208,31 @@ func rxSwiftSchedulerAndDisposableNames() {
     _ = Observable.just(1).asSignal(onErrorJustReturn: 0).asObservable()
     _ = Driver.just(1).asObservable()
 }
+
+@MainActor
+func rxCocoaSharedSequenceNames() {
+    let driver = Driver.just(1)
+    _ = driver.skip(1)
+    _ = driver.debug("d")
+    _ = driver.compactMap { $0 }
+    _ = driver.filter { $0 > 0 }
+    _ = driver.distinctUntilChanged { $0 == $1 }
+    _ = driver.distinctUntilChanged({ $0 }, comparer: { $0 == $1 })
+    _ = driver.flatMapFirst { Driver.just($0) }
+    _ = driver.map { Driver.just($0) }.merge()
+    _ = driver.map { Driver.just($0) }.switchLatest()
+    _ = driver.scan(0) { $0 + $1 }
+    _ = driver.do(onNext: { _ in }, afterNext: { _ in }, onCompleted: {}, afterCompleted: {})
+    _ = driver.withLatestFrom(Driver.just(2)) { $0 + $1 }
+    _ = driver.drive(with: NSObject(), onNext: { _, _ in }, onCompleted: { _ in }, onDisposed: { _ in })
+    _ = Signal.just(1).emit(with: NSObject(), onNext: { _, _ in })
+    _ = Signal.just(1).emit(to: PublishRelay<Int>())
+    _ = driver.drive(BehaviorRelay(value: 0))
+    _ = Driver.zip([driver, driver])
+    _ = Driver.combineLatest([driver, driver]) { $0.count }
+    _ = Driver<Int>.interval(.seconds(1))
+    _ = Driver<Int>.timer(.seconds(1), period: .seconds(1))
+    _ = driver.asDriver()
+    _ = Signal.just(1).asSignal()
+    _ = Signal.just(1).delay(.seconds(1))
+}
