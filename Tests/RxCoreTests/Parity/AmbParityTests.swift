@@ -53,7 +53,9 @@ extension RxCoreTests {
         func throwsBeforeElection() {
             let scheduler = TestScheduler(initialClock: 0)
             let x1 = scheduler.createHotObservable([.next(150, 1), .next(220, 3), .completed(250)])
-            let x2: TestableObservable<Int> = scheduler.createHotObservable([.next(150, 1), .error(210, testError)])
+            let x2: TestableObservable<Int> = scheduler.createHotObservable([
+                .next(150, 1), .error(210, testError),
+            ])
             let res = scheduler.start { x1.amb(x2) }
             #expect(res.events == [.error(210, testError)])
             #expect(x1.subscriptions == [Subscription(200, 210)])
@@ -63,12 +65,18 @@ extension RxCoreTests {
         @Test("Amb releases its resources whichever side ends")
         func releasesResources() {
             let scheduler = TestScheduler(initialClock: 0)
-            _ = Observable.just(1).delay(.seconds(10), scheduler: scheduler).amb(Observable.just(1)).subscribe()
-            _ = Observable.just(1).amb(Observable.just(1).delay(.seconds(10), scheduler: scheduler)).subscribe()
-            _ = Observable<Int>.never().timeout(.seconds(20), scheduler: scheduler).amb(Observable<Int>.never())
+            _ = Observable.just(1).delay(.seconds(10), scheduler: scheduler).amb(Observable.just(1))
                 .subscribe()
-            _ = Observable<Int>.never().amb(Observable<Int>.never().timeout(.seconds(20), scheduler: scheduler))
+            _ = Observable.just(1).amb(Observable.just(1).delay(.seconds(10), scheduler: scheduler))
                 .subscribe()
+            _ = Observable<Int>.never().timeout(.seconds(20), scheduler: scheduler).amb(
+                Observable<Int>.never()
+            )
+            .subscribe()
+            _ = Observable<Int>.never().amb(
+                Observable<Int>.never().timeout(.seconds(20), scheduler: scheduler)
+            )
+            .subscribe()
             scheduler.start()
         }
     }
