@@ -236,3 +236,39 @@ func rxCocoaSharedSequenceNames() {
     _ = Signal.just(1).asSignal()
     _ = Signal.just(1).delay(.seconds(1))
 }
+
+func rxSwiftTypeNames() {
+    let xs = Observable.of(1, 2, 3)
+    MainScheduler.ensureExecutingOnScheduler(errorMessage: "main")
+    _ = HistoricalSchedulerTimeConverter.self
+    _ = (BooleanDisposable() as Cancelable).isDisposed
+    _ = InfallibleEvent<Int>.next(1)
+    _ = SingleTrait.self
+    _ = MaybeTrait.self
+    _ = CompletableTrait.self
+    _ = Single.just(1).primitiveSequence
+    _ = xs.distinctUntilChanged(at: \.self)
+    _ = Observable.from(AnySequence([1, 2]))
+    _ = Observable.zip(AnyCollection([xs, xs]))
+    _ = Observable.merge(AnyCollection([xs, xs]))
+    _ = Observable.concat(AnyCollection([xs, xs]))
+    _ = xs.multicast({ PublishSubject<Int>() }, selector: { $0 })
+    _ = xs.publish().refCount()
+    _ = Observable.just(Data()).decode(type: [Int].self, decoder: JSONDecoder())
+    _ =
+        ScheduledDisposable(scheduler: CurrentThreadScheduler.instance, disposable: Disposables.create())
+        .scheduler
+    _ = Observable.zip(xs, xs).map { $0 + $1 }
+    _ = Observable.combineLatest(xs, xs, xs, xs)
+    _ = xs.asObservable().share(replay: 1, scope: .forever)
+    _ = xs.single { $0 == 1 }
+    _ = xs.first()
+    _ = xs.ifEmpty(switchTo: .just(1))
+    _ = NSObject().rx
+    _ = Observable<Int>.create { observer in
+        observer.onNext(1)
+        observer.onError(TestError(1))
+        observer.onCompleted()
+        return Disposables.create()
+    }
+}
