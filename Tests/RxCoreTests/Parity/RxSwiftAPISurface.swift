@@ -272,3 +272,48 @@ func rxSwiftTypeNames() {
         return Disposables.create()
     }
 }
+
+func infallibleNames() {
+    let scheduler = TestScheduler(initialClock: 0)
+    let inf = Infallible.of(1, 2, 3)
+    _ = inf.map { $0 }.filter { $0 > 0 }.compactMap { $0 }
+    _ = inf.distinctUntilChanged()
+    _ = inf.distinctUntilChanged { $0 }
+    _ = inf.debounce(.seconds(1), scheduler: scheduler)
+    _ = inf.throttle(.seconds(1), scheduler: scheduler)
+    _ = inf.flatMap { Infallible.just($0) }
+    _ = inf.flatMapLatest { Infallible.just($0) }
+    _ = inf.flatMapFirst { Infallible.just($0) }
+    _ = inf.concatMap { Infallible.just($0) }
+    _ = inf.startWith(0)
+    _ = inf.take(1)
+    _ = inf.take(until: { $0 == 2 })
+    _ = inf.take(while: { $0 < 2 })
+    _ = inf.take(until: inf)
+    _ = inf.skip(1)
+    _ = inf.scan(0) { $0 + $1 }
+    _ = inf.scan(into: 0) { $0 += $1 }
+    _ = inf.do(onNext: { _ in })
+    _ = inf.share(replay: 1)
+    _ = inf.withLatestFrom(inf)
+    _ = inf.withUnretained(scheduler)
+    _ = Infallible.merge(inf, inf)
+    _ = Infallible.merge([inf, inf])
+    _ = Infallible.concat(inf, inf)
+    _ = Infallible.of(1, 2, scheduler: scheduler)
+    _ = Infallible.from([1, 2], scheduler: scheduler)
+    _ = Infallible.just(1, scheduler: scheduler)
+    _ = inf.take(for: .seconds(1), scheduler: scheduler)
+    _ = inf.skip(while: { $0 < 2 })
+    _ = inf.skip(until: Observable.just(1))
+    _ = inf.distinctUntilChanged(at: \.self)
+    _ = inf.withUnretained(scheduler) { $1 }
+    _ = Infallible.concat([inf, inf])
+    _ = inf.concat(inf)
+    _ = inf.asDriver()
+    _ = inf.asObservable()
+    _ = inf.debug()
+    _ = Infallible.combineLatest([inf, inf]) { $0.count }
+    _ = inf.subscribe(with: scheduler, onNext: { _, _ in })
+    _ = inf.bind(to: PublishRelay<Int>())
+}
