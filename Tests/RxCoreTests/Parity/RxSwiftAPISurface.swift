@@ -317,3 +317,33 @@ func infallibleNames() {
     _ = inf.subscribe(with: scheduler, onNext: { _, _ in })
     _ = inf.bind(to: PublishRelay<Int>())
 }
+
+func primitiveSequenceNames() {
+    let scheduler = TestScheduler(initialClock: 0)
+    _ = Maybe.just(1).do(
+        onNext: { _ in }, afterNext: { _ in }, onError: { _ in }, afterError: { _ in }, onCompleted: {},
+        afterCompleted: {}, onSubscribe: {}, onSubscribed: {}, onDispose: {})
+    _ = Completable.empty().do(
+        onError: { _ in }, afterError: { _ in }, onCompleted: {}, afterCompleted: {}, onSubscribe: {},
+        onSubscribed: {}, onDispose: {})
+    _ = Completable.empty().concat(Completable.empty())
+    _ = Completable.concat([Completable.empty()])
+    _ = Completable.empty().subscribe(
+        with: scheduler, onCompleted: { _ in }, onError: { _, _ in }, onDisposed: { _ in })
+    _ = Single.just(1).subscribe(
+        with: scheduler, onSuccess: { _, _ in }, onFailure: { _, _ in }, onDisposed: { _ in })
+    _ = Maybe.just(1).subscribe(
+        with: scheduler, onSuccess: { _, _ in }, onError: { _, _ in }, onCompleted: { _ in },
+        onDisposed: { _ in })
+    _ = Single.using({ BooleanDisposable() }, primitiveSequenceFactory: { _ in Single.just(1) })
+    _ = Single.just(1, scheduler: scheduler)
+    _ = Maybe.just(1).catch { _ in Maybe.empty() }
+    _ = Maybe.just(1).retry(2)
+    _ = Maybe<Int>.empty().ifEmpty(switchTo: Single.just(1))
+    _ = Single.zip([Single.just(1)]) { $0.count }
+    _ = Maybe.zip(Maybe.just(1), Maybe.just(2)) { $0 + $1 }
+    _ = Completable.empty().andThen(Observable.just(1))
+    _ = Completable.empty().catch { _ in Completable.empty() }
+    _ = Completable.empty().timeout(.seconds(1), scheduler: scheduler)
+    _ = Single.just(1).flatMap { _ in Single.just(2) }.map { $0 }.filter { $0 > 0 }.asObservable()
+}
