@@ -347,3 +347,18 @@ func primitiveSequenceNames() {
     _ = Completable.empty().timeout(.seconds(1), scheduler: scheduler)
     _ = Single.just(1).flatMap { _ in Single.just(2) }.map { $0 }.filter { $0 > 0 }.asObservable()
 }
+
+func arityNames() {
+    let s = Single.just(1)
+    let x = Observable.just(1)
+    let i = Infallible.just(1)
+    let d = Driver.just(1)
+    _ = Single.zip(s, s, s, s, s, s, s, s)
+    _ = Maybe.zip(s.asMaybe(), s.asMaybe(), s.asMaybe())
+    _ = Observable.combineLatest(x, x, x, x, x, x, x, x)
+    _ = Observable.zip(x, x, x, x, x, x, x, x)
+    _ = Infallible.combineLatest(i, i, i, i, i, i, i, i)
+    _ = Infallible.zip(i, i, i, i, i, i, i, i)
+    _ = Driver.combineLatest(d, d, d, d, d, d, d, d)
+    _ = Driver.zip(d, d, d, d, d, d, d, d)
+}
