@@ -5,6 +5,13 @@ extension ObservableType {
     where Sources.Element == Observable<Element> {
         CatchSequence(SourceList(sequence))
     }
+
+    /// Deprecated RxSwift 5 name of `catch(sequence:)`.
+    @available(*, deprecated, renamed: "catch(sequence:)")
+    public static func catchError<Sources: Sequence>(_ sequence: Sources) -> Observable<Element>
+    where Sources.Element == Observable<Element> {
+        `catch`(sequence: sequence)
+    }
 }
 
 /// Moves on to the next source when one fails (see ``SourceListSink``).

@@ -47,7 +47,7 @@ extension ObservableType {
 
     /// A connectable sequence that shares this sequence through an unbounded ``ReplaySubject``.
     public func replayAll() -> ConnectableObservable<Element> {
-        multicast { ReplaySubject<Element>.createUnbound() }
+        multicast { ReplaySubject<Element>.createUnbounded() }
     }
 }
 

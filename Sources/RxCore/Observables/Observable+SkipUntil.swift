@@ -7,6 +7,12 @@ extension ObservableType {
     public func skip<Source: ObservableType>(until other: Source) -> Observable<Element> {
         SkipUntil(asObservable(), other.asObservable())
     }
+
+    /// Deprecated RxSwift 5 name of `skip(until:)`.
+    @available(*, deprecated, renamed: "skip(until:)")
+    public func skipUntil<Source: ObservableType>(_ other: Source) -> Observable<Element> {
+        skip(until: other)
+    }
 }
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the

@@ -5,6 +5,12 @@ extension ObservableType {
     public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         SkipWhile(asObservable(), predicate)
     }
+
+    /// Deprecated RxSwift 5 name of `skip(while:)`.
+    @available(*, deprecated, renamed: "skip(while:)")
+    public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        skip(while: predicate)
+    }
 }
 
 private final class SkipWhileSink<Observer: ObserverType>: ElementSink<Observer>, SourceSink {

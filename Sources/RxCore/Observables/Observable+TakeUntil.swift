@@ -20,6 +20,20 @@ extension ObservableType {
     {
         TakeWhile(asObservable(), (behavior: behavior, predicate: { try !predicate($0) }))
     }
+
+    /// Deprecated RxSwift 5 name of `take(until:)` with another sequence.
+    @available(*, deprecated, renamed: "take(until:)")
+    public func takeUntil<Source: ObservableType>(_ other: Source) -> Observable<Element> {
+        take(until: other)
+    }
+
+    /// Deprecated RxSwift 5 name of `take(until:behavior:)` with a predicate.
+    @available(*, deprecated, renamed: "take(until:behavior:)")
+    public func takeUntil(_ behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool)
+        -> Observable<Element>
+    {
+        take(until: predicate, behavior: behavior)
+    }
 }
 
 /// `lock` (recursive: `other` may emit while being subscribed) serializes the events of the

@@ -6,6 +6,12 @@ extension ObservableType {
     {
         TakeWhile(asObservable(), (behavior: behavior, predicate: predicate))
     }
+
+    /// Deprecated RxSwift 5 name of `take(while:)`.
+    @available(*, deprecated, renamed: "take(while:)")
+    public func takeWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        take(while: predicate)
+    }
 }
 
 private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, SourceSink {

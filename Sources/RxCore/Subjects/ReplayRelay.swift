@@ -14,7 +14,7 @@ public final class ReplayRelay<Element>: SubjectRelay {
 
     /// A relay that replays every element it accepted.
     public static func createUnbound() -> ReplayRelay<Element> {
-        ReplayRelay(subject: ReplaySubject.createUnbound())
+        ReplayRelay(subject: ReplaySubject.createUnbounded())
     }
 
     /// Emits `event` to the current observers and buffers it.

@@ -32,9 +32,15 @@ public final class ReplaySubject<Element>: Observable<Element>, CoreSubject {
         return ReplaySubject(bufferSize: bufferSize)
     }
 
-    /// Creates a subject that replays every element it received.
-    public static func createUnbound() -> ReplaySubject<Element> {
+    /// Creates a subject that replays every element it received (RxSwift's name; `ReplayRelay`'s
+    /// is ``ReplayRelay/createUnbound()``).
+    public static func createUnbounded() -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: nil)
+    }
+
+    /// ``createUnbounded()``, under the name `ReplayRelay` uses.
+    public static func createUnbound() -> ReplaySubject<Element> {
+        createUnbounded()
     }
 
     /// Whether the subject has at least one observer.
