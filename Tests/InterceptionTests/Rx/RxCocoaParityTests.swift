@@ -1,0 +1,230 @@
+// Scenarios of RxCocoa's SentMessageTest / NSObject+RxTests and KVOObservableTests that the other
+// suites leave out: reentrant calls, subscribing from a handler, where deallocating and
+// deallocated fall around the class's dealloc, interception requested while the object dies,
+// and KVO's emit-on-every-set and per-subscription (cold) observation.
+@testable import Interception
+import RxCore
+import Testing
+
+/// A class whose `countDown:` calls itself until zero, and whose dealloc logs.
+private func makeRecursive(log: EventLog) throws -> RuntimeClass {
+    try RuntimeClass.define(uniqueName("RxParityRecursive")) { c in
+        try c.method("countDown:") { (this: RuntimeObject, n: Int32) in
+            log.append("original \(n)")
+            if n > 0 { try? this.send("countDown:", n - 1) }
+        }
+        try c.property("count", Int.self)
+        try c.property("child", RuntimeObject?.self)
+        try c.dealloc { _ in log.append("class dealloc") }
+    }
+}
+
+@Suite("rx bindings: RxCocoa parity")
+struct RxCocoaParityTests {
+    @Test("a method calling itself is reported per call: sentMessage outside-in, methodInvoked inside-out")
+    func reentrantCallsAreEachReported() throws {
+        let log = EventLog()
+        let obj = try makeRecursive(log: log).new()
+        let bag = DisposeBag()
+        obj.rx.sentMessage("countDown:").subscribe(onNext: { log.append("sent \($0)") }).disposed(by: bag)
+        obj.rx.methodInvoked("countDown:").subscribe(onNext: { log.append("invoked \($0)") }).disposed(
+            by: bag)
+        try obj.send("countDown:", Int32(1))
+        #expect(
+            log.all == [
+                "sent [1]", "original 1", "sent [0]", "original 0", "invoked [0]", "invoked [1]",
+            ])
+    }
+
+    @Test("a subscriber added from a sentMessage handler misses that call and sees the next (publish)")
+    func subscribingFromAHandlerSeesTheNextCall() throws {
+        let log = EventLog()
+        let obj = try makeRecursive(log: log).new()
+        let bag = DisposeBag()
+        let sent = obj.rx.sentMessage("countDown:")
+        let added = Locked(false)
+        sent.subscribe(onNext: { _ in
+            guard
+                !added.withLock({
+                    let was = $0
+                    $0 = true
+                    return was
+                })
+            else { return }
+            sent.subscribe(onNext: { log.append("late \($0)") }).disposed(by: bag)
+        }).disposed(by: bag)
+        try obj.send("countDown:", Int32(0))
+        try obj.send("countDown:", Int32(0))
+        #expect(log.all == ["original 0", "late [0]", "original 0"])
+    }
+
+    @Test("disposing one of two subscribers of a selector keeps the other receiving")
+    func disposingOneSubscriberKeepsTheOther() throws {
+        let log = EventLog()
+        let obj = try makeRecursive(log: log).new()
+        let first = obj.rx.methodInvoked("countDown:").subscribe(onNext: { log.append("first \($0)") })
+        let second = obj.rx.methodInvoked("countDown:").subscribe(onNext: { log.append("second \($0)") })
+        first.dispose()
+        try obj.send("countDown:", Int32(0))
+        #expect(log.all == ["original 0", "second [0]"])
+        second.dispose()
+        try obj.send("countDown:", Int32(0))
+        #expect(log.all == ["original 0", "second [0]", "original 0"])
+    }
+
+    @Test(
+        "deallocating fires before the class's dealloc runs and completes after it (RxCocoa's proxy deinit); deallocated follows"
+    )
+    func deallocatingBeforeDeallocatedAfter() throws {
+        let log = EventLog()
+        var obj: RuntimeObject? = try makeRecursive(log: log).new()
+        let bag = DisposeBag()
+        obj!.rx.deallocating.subscribe { log.append("deallocating \($0)") }.disposed(by: bag)
+        obj!.rx.deallocated.subscribe { log.append("deallocated \($0)") }.disposed(by: bag)
+        obj = nil
+        #expect(
+            log.all == [
+                "deallocating next(())", "class dealloc", "deallocating completed", "deallocated next(())",
+                "deallocated completed",
+            ])
+    }
+
+    @Test("the object is still usable from a deallocating handler: its properties read what was set")
+    func objectReadableWhileDeallocating() throws {
+        let log = EventLog()
+        var obj: RuntimeObject? = try makeRecursive(log: log).new()
+        try obj!.setValue(5, forKey: "count")
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(obj!.pointer)))
+        let bag = DisposeBag()
+        obj!.rx.deallocating.subscribe(onNext: {
+            let dying = RuntimeObject(retaining: OpaquePointer(bitPattern: address)!)
+            log.append("count \((try? dying.value(forKey: "count", as: Int.self)) ?? -1)")
+        }).disposed(by: bag)
+        obj = nil
+        #expect(log.all == ["count 5", "class dealloc"])
+    }
+
+    @Test(
+        "sentMessage subscribed while the object is deallocating is refused with objectDeallocating (RxCocoa completes)"
+    )
+    func sentMessageWhileDeallocatingIsRefused() throws {
+        let log = EventLog()
+        let cls = try makeRecursive(log: log)
+        let className = cls.name
+        var obj: RuntimeObject? = cls.new()
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(obj!.pointer)))
+        let bag = DisposeBag()
+        obj!.rx.deallocating.subscribe(onNext: {
+            let dying = RuntimeObject(retaining: OpaquePointer(bitPattern: address)!)
+            dying.rx.sentMessage("countDown:").subscribe { log.append("late \($0)") }.disposed(by: bag)
+        }).disposed(by: bag)
+        obj = nil
+        #expect(
+            log.all.filter { $0.hasPrefix("late") } == [
+                "late error(cannot intercept -[\(className) countDown:]: the object is being deallocated)"
+            ])
+    }
+}
+
+@Suite("Property observation: RxCocoa parity")
+struct PropertyObservationParityTests {
+    @Test("setting a property to the value it has emits again, as KVO does")
+    func sameValueEmitsAgain() throws {
+        let obj = try makeRecursive(log: EventLog()).new()
+        let log = EventLog()
+        let bag = DisposeBag()
+        obj.rx.observe(Int.self, "count").subscribe(onNext: { log.append("\($0.map(String.init) ?? "nil")") })
+            .disposed(by: bag)
+        try obj.setValue(5, forKey: "count")
+        try obj.setValue(5, forKey: "count")
+        try obj.send("setCount:", 5)
+        #expect(log.all == ["0", "5", "5", "5"])
+    }
+
+    @Test("an object property set to the same object emits it again; through a key path too")
+    func sameObjectEmitsAgain() throws {
+        let cls = try makeRecursive(log: EventLog())
+        let root = cls.new()
+        let child = cls.new()
+        try child.setValue(3, forKey: "count")
+        let log = EventLog()
+        let bag = DisposeBag()
+        root.rx.observe(RuntimeObject.self, "child").subscribe(onNext: {
+            log.append($0 == child ? "child" : "nil")
+        })
+        .disposed(by: bag)
+        root.rx.observe(Int.self, "child.count").subscribe(onNext: {
+            log.append("count \($0.map(String.init) ?? "nil")")
+        })
+        .disposed(by: bag)
+        try root.setValue(child as RuntimeObject?, forKey: "child")
+        try root.setValue(child as RuntimeObject?, forKey: "child")
+        #expect(log.all == ["nil", "count nil", "child", "count 3", "child", "count 3"])
+    }
+
+    @Test("each subscription of one observe observable starts with the value current at its subscribe")
+    func eachSubscriptionGetsItsOwnInitialValue() throws {
+        let obj = try makeRecursive(log: EventLog()).new()
+        let observable = obj.rx.observe(Int.self, "count")
+        let log = EventLog()
+        let bag = DisposeBag()
+        observable.subscribe(onNext: { log.append("a \($0!)") }).disposed(by: bag)
+        try obj.setValue(1, forKey: "count")
+        observable.subscribe(onNext: { log.append("b \($0!)") }).disposed(by: bag)
+        try obj.setValue(2, forKey: "count")
+        #expect(log.all == ["a 0", "a 1", "b 1", "a 2", "b 2"])
+    }
+
+    @Test("disposing from an onNext handler stops the stream at once")
+    func disposingFromTheHandler() throws {
+        let obj = try makeRecursive(log: EventLog()).new()
+        let log = EventLog()
+        let subscription = SingleAssignmentDisposable()
+        subscription.setDisposable(
+            obj.rx.observe(Int.self, "count", options: .new).subscribe(onNext: {
+                log.append("\($0!)")
+                subscription.dispose()
+            }))
+        try obj.setValue(1, forKey: "count")
+        try obj.setValue(2, forKey: "count")
+        #expect(log.all == ["1"])
+    }
+
+    @Test("observeWeakly along a strong key path re-targets when the intermediate is replaced")
+    func observeWeaklyRetargets() throws {
+        let cls = try makeRecursive(log: EventLog())
+        let root = cls.new()
+        let first = cls.new()
+        let second = cls.new()
+        try first.setValue(1, forKey: "count")
+        try second.setValue(2, forKey: "count")
+        try root.setValue(first as RuntimeObject?, forKey: "child")
+        let log = EventLog()
+        let bag = DisposeBag()
+        root.rx.observeWeakly(Int.self, "child.count").subscribe(onNext: {
+            log.append("\($0.map(String.init) ?? "nil")")
+        })
+        .disposed(by: bag)
+        try root.setValue(second as RuntimeObject?, forKey: "child")
+        try first.setValue(10, forKey: "count")
+        try second.setValue(20, forKey: "count")
+        #expect(log.all == ["1", "2", "20"])
+    }
+
+    @Test(
+        "observe without retaining self along a key path completes when the root dies, emitting nothing more")
+    func observeNotRetainingKeyPathCompletes() throws {
+        let cls = try makeRecursive(log: EventLog())
+        let child = cls.new()
+        var root: RuntimeObject? = cls.new()
+        try root!.setValue(child as RuntimeObject?, forKey: "child")
+        let log = EventLog()
+        let bag = DisposeBag()
+        root!.rx.observe(Int.self, "child.count", retainSelf: false).subscribe {
+            log.append("\($0)")
+        }.disposed(by: bag)
+        root = nil
+        try child.setValue(4, forKey: "count")
+        #expect(log.all == ["next(Optional(0))", "completed"])
+    }
+}
