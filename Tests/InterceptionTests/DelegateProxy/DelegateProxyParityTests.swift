@@ -1,0 +1,119 @@
+// RxCocoa's DelegateProxyTest.performDelegateTest and test_setDelegateUsesWeakReference, on the
+// downloader, plus what proxy(for:) does to the forward delegate when asked again.
+@testable import Interception
+import RxCore
+import Testing
+
+@Suite("DelegateProxy: RxCocoa parity")
+struct DelegateProxyParityTests {
+    init() throws { _ = try? DownloaderDelegateProxy.registerKnownImplementations() }
+
+    @Test(
+        "performDelegateTest: observed without a delegate, a forward delegate installed then disposed, completion at the parent's death"
+    )
+    func performDelegateTest() throws {
+        let calls = EventLog()
+        let streams = EventLog()
+        let bag = DisposeBag()
+        let delegateClass = try defineDelegate(implementing: ["downloader:didFinish:"], log: calls)
+        do {
+            let parent = downloaderClass.new()
+            let proxy = DownloaderDelegateProxy.proxy(for: parent)
+            #expect(proxy.forwardToDelegate() == nil)
+            proxy.sentMessage("downloader:didFinish:").map { $0[1] as! Bool }
+                .subscribe { streams.append("sent \($0)") }.disposed(by: bag)
+            proxy.methodInvoked("downloader:didFinish:").map { $0[1] as! Bool }
+                .subscribe { streams.append("invoked \($0)") }.disposed(by: bag)
+            parent.rx.deallocated.subscribe(onNext: { streams.append("parent deallocated") }).disposed(
+                by: bag)
+            let _: Bool = try parent.send("download:", Int32(0))
+            #expect(streams.all == ["sent next(true)", "invoked next(true)"])
+            #expect(calls.all.isEmpty)
+            do {
+                let mine = delegateClass.new()
+                let installation = try DownloaderDelegateProxy.installForwardDelegate(
+                    mine, retainDelegate: false, onProxyForObject: parent)
+                #expect(proxy.forwardToDelegate() == mine)
+                let _: Bool = try parent.send("download:", Int32(0))
+                #expect(calls.all == ["delegate start", "delegate finish true"])
+                installation.dispose()
+                #expect(proxy.forwardToDelegate() == nil)
+                let _: Bool = try parent.send("download:", Int32(0))
+                #expect(calls.all == ["delegate start", "delegate finish true"])
+            }
+            #expect(streams.all.count == 6)
+        }
+        #expect(
+            Array(streams.all.dropFirst(6)).sorted() == [
+                "invoked completed", "parent deallocated", "sent completed",
+            ])
+        #expect(delegateClass.liveInstanceCount == 0)
+    }
+
+    @Test("a forward delegate installed without retaining it is deallocated with its last handle")
+    func installedDelegateIsWeak() throws {
+        let log = EventLog()
+        let parent = downloaderClass.new()
+        let bag = DisposeBag()
+        var installation: Disposable?
+        do {
+            let delegate = try defineDelegate(implementing: [], log: log).new()
+            installation = try DownloaderDelegateProxy.installForwardDelegate(
+                delegate, retainDelegate: false, onProxyForObject: parent)
+            delegate.rx.deallocated.subscribe(onNext: { log.append("delegate deallocated") }).disposed(
+                by: bag)
+            #expect(log.all.isEmpty)
+        }
+        #expect(log.all == ["delegate deallocated"])
+        #expect(DownloaderDelegateProxy.proxy(for: parent).forwardToDelegate() == nil)
+        installation?.dispose()
+    }
+
+    @Test("proxy(for:) asked again keeps the forward delegate: the proxy never forwards to itself")
+    func proxyAskedAgainKeepsTheForwardDelegate() throws {
+        let log = EventLog()
+        let parent = downloaderClass.new()
+        let delegate = try defineDelegate(implementing: allDelegateMethods, log: log).new()
+        try parent.send("setDelegate:", delegate)
+        let proxy = DownloaderDelegateProxy.proxy(for: parent)
+        #expect(DownloaderDelegateProxy.proxy(for: parent) === proxy)
+        #expect(try parent.rx.delegate === proxy)
+        #expect(proxy.forwardToDelegate() == delegate)
+        let _: Bool = try parent.send("download:", Int32(0))
+        #expect(log.all == ["delegate start", "delegate shouldRetry 0", "delegate finish true"])
+    }
+
+    @Test(
+        "the parent's delegate set to nil directly: proxy(for:) installs the proxy again with no forward delegate"
+    )
+    func delegateClearedDirectly() throws {
+        let log = EventLog()
+        let parent = downloaderClass.new()
+        let delegate = try defineDelegate(implementing: allDelegateMethods, log: log).new()
+        try parent.send("setDelegate:", delegate)
+        let proxy = DownloaderDelegateProxy.proxy(for: parent)
+        try parent.send("setDelegate:", nil as RuntimeObject?)
+        #expect(DownloaderDelegateProxy.proxy(for: parent) === proxy)
+        #expect(proxy.forwardToDelegate() == nil)
+        let current: RuntimeObject? = try parent.send("delegate")
+        #expect(current == proxy.object)
+        let _: Bool = try parent.send("download:", Int32(0))
+        #expect(log.all.isEmpty)
+        withExtendedLifetime(delegate) {}
+    }
+
+    @Test("a retained forward delegate is released when replaced and when the parent dies")
+    func retainedForwardDelegateIsReleased() throws {
+        let log = EventLog()
+        let delegateClass = try defineDelegate(implementing: [], log: log)
+        do {
+            let parent = downloaderClass.new()
+            let proxy = DownloaderDelegateProxy.proxy(for: parent)
+            proxy.setForwardToDelegate(delegateClass.new(), retainDelegate: true)
+            #expect(delegateClass.liveInstanceCount == 1)
+            proxy.setForwardToDelegate(delegateClass.new(), retainDelegate: true)
+            #expect(delegateClass.liveInstanceCount == 1)
+        }
+        #expect(delegateClass.liveInstanceCount == 0)
+    }
+}
