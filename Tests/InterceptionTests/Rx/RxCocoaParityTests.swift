@@ -227,4 +227,57 @@ struct PropertyObservationParityTests {
         try child.setValue(4, forKey: "count")
         #expect(log.all == ["next(Optional(0))", "completed"])
     }
+
+    @Test(
+        "a missing key after an object component errors once an object is there to lack it (testObserveWeak_HierarchyPropertyDoesntExist)"
+    )
+    func missingKeyBehindAnIntermediate() throws {
+        let cls = try makeRecursive(log: EventLog())
+        for weakly in [true, false] {
+            let root = cls.new()
+            let log = EventLog()
+            let observable =
+                weakly
+                ? root.rx.observeWeakly(Int.self, "child.missing")
+                : root.rx.observe(Int.self, "child.missing")
+            let subscription = observable.subscribe(
+                onNext: { log.append("\($0.map(String.init) ?? "nil")") },
+                onError: { log.append("error \(($0 as? RuntimeError)?.statusName ?? "\($0)")") })
+            #expect(log.all == ["nil"])
+            try root.setValue(cls.new() as RuntimeObject?, forKey: "child")
+            #expect(log.all == ["nil", "error IC_ERR_UNKNOWN_KEY"])
+            subscription.dispose()
+        }
+    }
+
+    @Test(
+        "an observation of itself without retaining, disposed from the object's own dealloc (test_ObserveAndDontRetainWorks)"
+    )
+    func disposedFromTheObjectsDealloc() throws {
+        let log = EventLog()
+        let subscription = Locked<Disposable?>(nil)
+        let cls = try RuntimeClass.define(uniqueName("RxParitySelfObserver")) { c in
+            try c.property("value", String.self)
+            try c.dealloc { _ in
+                subscription.withLock { $0 }?.dispose()
+                log.append("dealloc")
+            }
+        }
+        var obj: RuntimeObject? = cls.new()
+        try obj!.setValue("", forKey: "value")
+        let bag = DisposeBag()
+        obj!.rx.deallocated.subscribe(onCompleted: { log.append("deallocated completed") }).disposed(by: bag)
+        subscription.withLock {
+            $0 = obj!.rx.observe(String.self, "value", retainSelf: false).subscribe {
+                log.append("value \($0)")
+            }
+        }
+        try obj!.setValue("1", forKey: "value")
+        obj = nil
+        #expect(
+            log.all == [
+                "value next(Optional(\"\"))", "value next(Optional(\"1\"))", "dealloc",
+                "deallocated completed",
+            ])
+    }
 }
