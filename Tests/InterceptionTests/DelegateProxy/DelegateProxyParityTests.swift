@@ -116,4 +116,29 @@ struct DelegateProxyParityTests {
         }
         #expect(delegateClass.liveInstanceCount == 0)
     }
+
+    @Test("respondsToSelector: follows the forward delegate as it changes, and observation on top of it")
+    func respondsFollowsTheForwardDelegate() throws {
+        let log = EventLog()
+        let parent = downloaderClass.new()
+        let proxy = DownloaderDelegateProxy.proxy(for: parent)
+        let progress = Selector("downloader:progress:")
+        #expect(!proxy.object.responds(to: progress))
+        let full = try defineDelegate(implementing: allDelegateMethods, log: log).new()
+        let bare = try defineDelegate(implementing: [], log: log).new()
+        proxy.setForwardToDelegate(full, retainDelegate: false)
+        #expect(proxy.object.responds(to: progress))
+        #expect(proxy.object.responds(to: "extra"))
+        proxy.setForwardToDelegate(bare, retainDelegate: false)
+        #expect(!proxy.object.responds(to: progress))
+        #expect(!proxy.object.responds(to: "extra"))
+        let seen = proxy.methodInvoked(progress).subscribe()
+        #expect(proxy.object.responds(to: progress))
+        proxy.setForwardToDelegate(full, retainDelegate: false)
+        seen.dispose()
+        #expect(proxy.object.responds(to: progress))
+        proxy.setForwardToDelegate(nil, retainDelegate: false)
+        #expect(!proxy.object.responds(to: progress))
+        withExtendedLifetime((full, bare)) {}
+    }
 }
