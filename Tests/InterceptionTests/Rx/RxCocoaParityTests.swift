@@ -280,4 +280,37 @@ struct PropertyObservationParityTests {
                 "deallocated completed",
             ])
     }
+
+    @Test("empty options: no current value, and each change emits nil (KVO sends no new value)")
+    func emptyOptions() throws {
+        let obj = try makeRecursive(log: EventLog()).new()
+        let log = EventLog()
+        let subscription = obj.rx.observe(Int.self, "count", options: []).subscribe(onNext: {
+            log.append("\($0.map(String.init) ?? "nil")")
+        })
+        try obj.setValue(3, forKey: "count")
+        #expect(log.all == ["nil"])
+        subscription.dispose()
+    }
+
+    @Test("a key with accessor methods but no declared property is observed as key-value coding reaches it")
+    func accessorMethodsWithoutProperty() throws {
+        let cls = try RuntimeClass.define(uniqueName("RxParityAccessors"), storageSize: 8) { c in
+            try c.method("level") { (this: RuntimeObject) -> Int in
+                try! this.storage(for: this.runtimeClass).load(as: Int.self)
+            }
+            try c.method("setLevel:") { (this: RuntimeObject, value: Int) in
+                try! this.storage(for: this.runtimeClass).storeBytes(of: value, as: Int.self)
+            }
+        }
+        let obj = cls.new()
+        let log = EventLog()
+        let subscription = obj.rx.observe(Int.self, "level").subscribe(
+            onNext: { log.append("\($0.map(String.init) ?? "nil")") },
+            onError: { log.append("error \($0)") })
+        try obj.send("setLevel:", 4)
+        try obj.setValue(5, forKey: "level")
+        #expect(log.all == ["0", "4", "5"])
+        subscription.dispose()
+    }
 }
