@@ -19,6 +19,53 @@ private func makeRecursive(log: EventLog) throws -> RuntimeClass {
     }
 }
 
+/// (`Int64` and `UInt64` box as `Int` and `UInt`, the types of `q` and `Q`.)
+/// A 40-byte struct (RxCocoa's `justCalledLarge:`): returned in memory, not in registers.
+private struct ParityLarge: RuntimeStruct, Equatable {
+    var a, b, c, d, e: Int64
+    static let runtimeEncoding = "{ParityLarge=qqqqq}"
+}
+
+/// An argument as boxed by sentMessage: a struct as its ``RuntimeStructValue``, the rest as itself.
+private func unboxed<T>(_ argument: Any, as type: T.Type) -> T? {
+    if let boxed = argument as? RuntimeStructValue, let structType = T.self as? any RuntimeStruct.Type {
+        return (try? boxed.load(as: structType)) as? T
+    }
+    return argument as? T
+}
+
+/// Checks one `justCalledX:`-shaped method: it returns its argument, sentMessage and
+/// methodInvoked each see the argument once around the original, and both complete when the
+/// object dies (SentMessageTest's _testMessageRecordedAndAllCallsAreMade).
+private func checkReturnsItsArgument<T: RuntimeValue & Equatable>(_ value: T) throws {
+    for sent in [true, false] {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("RxParityAllTypes")) { c in
+            try c.method("justCalled:") { (this: RuntimeObject, x: T) -> T in
+                log.append("original")
+                return x
+            }
+        }
+        var seen: [T] = []
+        let seenLock = Lock()
+        do {
+            let obj = cls.new()
+            let stream = sent ? obj.rx.sentMessage("justCalled:") : obj.rx.methodInvoked("justCalled:")
+            _ = stream.subscribe(
+                onNext: { args in
+                    seenLock.withLock { seen.append(contentsOf: args.compactMap { unboxed($0, as: T.self) }) }
+                    log.append("observed")
+                }, onCompleted: { log.append("completed") })
+            let result: T = try obj.send("justCalled:", value)
+            #expect(result == value)
+        }
+        #expect(seenLock.withLock { seen } == [value])
+        #expect(
+            log.all
+                == (sent ? ["observed", "original", "completed"] : ["original", "observed", "completed"]))
+    }
+}
+
 @Suite("rx bindings: RxCocoa parity")
 struct RxCocoaParityTests {
     @Test("a method calling itself is reported per call: sentMessage outside-in, methodInvoked inside-out")
@@ -123,6 +170,22 @@ struct RxCocoaParityTests {
             log.all.filter { $0.hasPrefix("late") } == [
                 "late error(cannot intercept -[\(className) countDown:]: the object is being deallocated)"
             ])
+    }
+
+    @Test("methods of every returned type give back their result while observed, each call seen once")
+    func everyReturnTypeWhileObserved() throws {
+        try checkReturnsItsArgument(Int8(3))
+        try checkReturnsItsArgument(Int16(4))
+        try checkReturnsItsArgument(Int32(5))
+        try checkReturnsItsArgument(Int(6))
+        try checkReturnsItsArgument(UInt8(8))
+        try checkReturnsItsArgument(UInt16(9))
+        try checkReturnsItsArgument(UInt32(10))
+        try checkReturnsItsArgument(UInt(11))
+        try checkReturnsItsArgument(Float(13))
+        try checkReturnsItsArgument(Double(13))
+        try checkReturnsItsArgument(true)
+        try checkReturnsItsArgument(ParityLarge(a: 1, b: 2, c: 3, d: 4, e: 28))
     }
 }
 
