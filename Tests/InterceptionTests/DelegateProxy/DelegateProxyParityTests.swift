@@ -4,6 +4,13 @@
 import RxCore
 import Testing
 
+/// A proxy type of its own runtime class, for the extension tests.
+private final class ExtendedDownloaderProxy: DownloaderDelegateProxy, @unchecked Sendable {
+    override init(downloader: RuntimeObject) {
+        super.init(downloader: downloader, proxyType: ExtendedDownloaderProxy.self)
+    }
+}
+
 @Suite("DelegateProxy: RxCocoa parity")
 struct DelegateProxyParityTests {
     init() throws { _ = try? DownloaderDelegateProxy.registerKnownImplementations() }
@@ -140,5 +147,27 @@ struct DelegateProxyParityTests {
         proxy.setForwardToDelegate(nil, retainDelegate: false)
         #expect(!proxy.object.responds(to: progress))
         withExtendedLifetime((full, bare)) {}
+    }
+
+    @Test(
+        "a factory registered later for a subclass is used from then on by it and its subclasses (test_delegateProxyTypeExtend_a/_b)",
+        arguments: [1, 2])
+    func extendingLater(extendedLevel: Int) throws {
+        let base = try defineDownloader("ExtBase")
+        let level1 = try defineDownloader("ExtLevel1", superclass: base)
+        let level2 = try defineDownloader("ExtLevel2", superclass: level1)
+        try DownloaderDelegateProxy.register(base) { DownloaderDelegateProxy(downloader: $0) }
+        #expect(!(DownloaderDelegateProxy.createProxy(for: level1.new()) is ExtendedDownloaderProxy))
+        #expect(!(DownloaderDelegateProxy.createProxy(for: level2.new()) is ExtendedDownloaderProxy))
+        try DownloaderDelegateProxy.register(extendedLevel == 1 ? level1 : level2) {
+            ExtendedDownloaderProxy(downloader: $0)
+        }
+        #expect(!(DownloaderDelegateProxy.createProxy(for: base.new()) is ExtendedDownloaderProxy))
+        #expect(
+            (DownloaderDelegateProxy.createProxy(for: level1.new()) is ExtendedDownloaderProxy)
+                == (extendedLevel == 1))
+        #expect(DownloaderDelegateProxy.createProxy(for: level2.new()) is ExtendedDownloaderProxy)
+        let parent = level2.new()
+        #expect(try parent.rx.delegate is ExtendedDownloaderProxy)
     }
 }
