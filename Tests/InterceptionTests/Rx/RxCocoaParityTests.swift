@@ -187,6 +187,35 @@ struct RxCocoaParityTests {
         try checkReturnsItsArgument(true)
         try checkReturnsItsArgument(ParityLarge(a: 1, b: 2, c: 3, d: 4, e: 28))
     }
+
+    @Test(
+        "a second object of an observed class reuses the class's interception: no new subclass or method (ensureGlobalRuntimeChangesAreCached)"
+    )
+    func runtimeChangesAreCachedPerClass() throws {
+        let log = EventLog()
+        let cls = try makeRecursive(log: log)
+        let sub = try RuntimeClass.define(uniqueName("RxParityRecursiveSub"), superclass: cls) { _ in }
+        func observeOnce(_ c: RuntimeClass) throws {
+            let obj = c.new()
+            let bag = DisposeBag()
+            obj.rx.sentMessage("countDown:").subscribe().disposed(by: bag)
+            obj.rx.methodInvoked("countDown:").subscribe().disposed(by: bag)
+            try obj.send("countDown:", Int32(0))
+        }
+        try observeOnce(cls)
+        let afterFirst = Runtime.interceptionCounters(for: cls)
+        #expect(afterFirst.dynamicSubclasses == 1)
+        try observeOnce(cls)
+        #expect(Runtime.interceptionCounters(for: cls) == afterFirst)
+        // A subclass's objects get their own interception subclass, once; the base's is untouched.
+        try observeOnce(sub)
+        let afterSub = Runtime.interceptionCounters(for: sub)
+        #expect(afterSub.dynamicSubclasses == 1)
+        try observeOnce(sub)
+        try observeOnce(cls)
+        #expect(Runtime.interceptionCounters(for: sub) == afterSub)
+        #expect(Runtime.interceptionCounters(for: cls) == afterFirst)
+    }
 }
 
 @Suite("Property observation: RxCocoa parity")
