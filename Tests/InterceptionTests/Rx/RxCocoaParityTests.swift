@@ -405,4 +405,21 @@ struct PropertyObservationParityTests {
         #expect(log.all == ["0", "4", "5"])
         subscription.dispose()
     }
+
+    @Test(
+        "a set from an observer's handler reaches every observer after the current change (KVO nests it: a 1, a 2, b 2, b 1)"
+    )
+    func nestedSetFromAHandler() throws {
+        let obj = try makeRecursive(log: EventLog()).new()
+        let log = EventLog()
+        let bag = DisposeBag()
+        obj.rx.observe(Int.self, "count", options: .new).subscribe(onNext: { value in
+            log.append("a \(value!)")
+            if value == 1 { try? obj.setValue(2, forKey: "count") }
+        }).disposed(by: bag)
+        obj.rx.observe(Int.self, "count", options: .new).subscribe(onNext: { log.append("b \($0!)") })
+            .disposed(by: bag)
+        try obj.setValue(1, forKey: "count")
+        #expect(log.all == ["a 1", "b 1", "a 2", "b 2"])
+    }
 }
