@@ -216,6 +216,32 @@ struct RxCocoaParityTests {
         #expect(Runtime.interceptionCounters(for: sub) == afterSub)
         #expect(Runtime.interceptionCounters(for: cls) == afterFirst)
     }
+
+    @Test("a sentMessage handler calling the method again: every call reaches every subscriber once")
+    func handlerCallsTheMethodAgain() throws {
+        let log = EventLog()
+        let obj = try makeRecursive(log: log).new()
+        let bag = DisposeBag()
+        let calledAgain = Locked(false)
+        obj.rx.sentMessage("countDown:").subscribe(onNext: { args in
+            log.append("a \(args)")
+            if !calledAgain.withLock({
+                let was = $0
+                $0 = true
+                return was
+            }) {
+                try? obj.send("countDown:", Int32(0))
+            }
+        }).disposed(by: bag)
+        obj.rx.sentMessage("countDown:").subscribe(onNext: { log.append("b \($0)") }).disposed(by: bag)
+        obj.rx.methodInvoked("countDown:").subscribe(onNext: { log.append("after \($0)") }).disposed(by: bag)
+        try obj.send("countDown:", Int32(0))
+        #expect(log.all.filter { $0.hasPrefix("a ") }.count == 2)
+        #expect(log.all.filter { $0.hasPrefix("b ") }.count == 2)
+        #expect(log.all.filter { $0.hasPrefix("after ") }.count == 2)
+        #expect(log.all.filter { $0.hasPrefix("original") }.count == 2)
+        #expect(log.all.last == "after [0]")
+    }
 }
 
 @Suite("Property observation: RxCocoa parity")
