@@ -170,4 +170,25 @@ struct DelegateProxyParityTests {
         let parent = level2.new()
         #expect(try parent.rx.delegate is ExtendedDownloaderProxy)
     }
+
+    @Test(
+        "an observed value-returning optional method nobody implements is answered while observed (SPEC 11.2; RxCocoa answers void methods only)"
+    )
+    func observedValueMethodResponds() throws {
+        let log = EventLog()
+        let parent = downloaderClass.new()
+        let delegate = try defineDelegate(implementing: [], log: log).new()
+        try parent.send("setDelegate:", delegate)
+        let proxy = DownloaderDelegateProxy.proxy(for: parent)
+        let retry = Selector("downloader:shouldRetry:")
+        #expect(!proxy.object.responds(to: retry))
+        let seen = proxy.methodInvoked(retry).subscribe(onNext: { log.append("asked \($0[1])") })
+        #expect(proxy.object.responds(to: retry))
+        // The parent now asks, and gets zero (false) where it would have used its default.
+        let retried: Bool = try parent.send("download:", Int32(5))
+        #expect(!retried)
+        #expect(log.all == ["delegate start", "asked 5"])
+        seen.dispose()
+        #expect(!proxy.object.responds(to: retry))
+    }
 }
