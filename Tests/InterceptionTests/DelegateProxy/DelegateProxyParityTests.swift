@@ -191,4 +191,26 @@ struct DelegateProxyParityTests {
         seen.dispose()
         #expect(!proxy.object.responds(to: retry))
     }
+
+    @Test(
+        "an installation disposed after the parent died does nothing, and the retained delegate went with the proxy"
+    )
+    func installationDisposedAfterTheParentDied() throws {
+        let log = EventLog()
+        let delegateClass = try defineDelegate(implementing: [], log: log)
+        var installation: Disposable?
+        let proxyObject = WeakRuntimeObject(nil)
+        do {
+            let parent = downloaderClass.new()
+            installation = try DownloaderDelegateProxy.installForwardDelegate(
+                delegateClass.new(), retainDelegate: true, onProxyForObject: parent)
+            proxyObject.object = DownloaderDelegateProxy.proxy(for: parent).object
+            #expect(delegateClass.liveInstanceCount == 1)
+        }
+        #expect(proxyObject.object == nil)
+        #expect(delegateClass.liveInstanceCount == 0)
+        installation?.dispose()
+        installation?.dispose()
+        #expect(log.all.isEmpty)
+    }
 }
