@@ -242,6 +242,42 @@ struct RxCocoaParityTests {
         #expect(log.all.filter { $0.hasPrefix("original") }.count == 2)
         #expect(log.all.last == "after [0]")
     }
+
+    @Test(
+        "deallocating and deallocated requested from the class's own dealloc still deliver: deallocating replayed, deallocated once the dealloc ran"
+    )
+    func deallocStreamsRequestedInsideDealloc() throws {
+        let log = EventLog()
+        let cls = try RuntimeClass.define(uniqueName("RxParityLateDeallocated")) { c in
+            try c.dealloc { this in
+                _ = this.rx.deallocated.subscribe { log.append("deallocated \($0)") }
+                _ = this.rx.deallocating.subscribe { log.append("deallocating \($0)") }
+                log.append("dealloc")
+            }
+        }
+        var obj: RuntimeObject? = cls.new()
+        _ = obj
+        obj = nil
+        #expect(
+            log.all == [
+                "dealloc", "deallocating next(())", "deallocating completed", "deallocated next(())",
+                "deallocated completed",
+            ])
+    }
+
+    @Test("deallocated requested from a deallocating subscriber fires after the dealloc, once")
+    func deallocatedRequestedWhileDeallocating() throws {
+        let log = EventLog()
+        var obj: RuntimeObject? = try makeRecursive(log: log).new()
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(obj!.pointer)))
+        let bag = DisposeBag()
+        obj!.rx.deallocating.subscribe(onNext: {
+            let dying = RuntimeObject(retaining: OpaquePointer(bitPattern: address)!)
+            dying.rx.deallocated.subscribe { log.append("late \($0)") }.disposed(by: bag)
+        }).disposed(by: bag)
+        obj = nil
+        #expect(log.all == ["class dealloc", "late next(())", "late completed"])
+    }
 }
 
 @Suite("Property observation: RxCocoa parity")
