@@ -484,4 +484,20 @@ struct PropertyObservationParityTests {
         try obj.setValue(1, forKey: "count")
         #expect(log.all == ["a 1", "b 1", "a 2", "b 2"])
     }
+
+    @Test("a set by key path through the root is seen by an observation of that key path")
+    func setByKeyPathIsSeen() throws {
+        let cls = try makeRecursive(log: EventLog())
+        let root = cls.new()
+        let child = cls.new()
+        try root.setValue(child as RuntimeObject?, forKey: "child")
+        let log = EventLog()
+        let bag = DisposeBag()
+        root.rx.observe(Int.self, "child.count", options: .new).subscribe(onNext: {
+            log.append("\($0.map(String.init) ?? "nil")")
+        }).disposed(by: bag)
+        try root.setValue(7, forKeyPath: "child.count")
+        try root.setValue(cls.new() as RuntimeObject?, forKeyPath: "child")
+        #expect(log.all == ["7", "0"])
+    }
 }
