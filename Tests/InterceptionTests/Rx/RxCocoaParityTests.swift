@@ -500,4 +500,20 @@ struct PropertyObservationParityTests {
         try root.setValue(cls.new() as RuntimeObject?, forKeyPath: "child")
         #expect(log.all == ["7", "0"])
     }
+
+    @Test("a property with custom accessor names is observed by its key, through its setter")
+    func customAccessorNamesObserved() throws {
+        let cls = try RuntimeClass.define(uniqueName("RxParityCustomNames")) { c in
+            try c.property("visible", Bool.self, getter: "isVisible", setter: "makeVisible:")
+        }
+        let obj = cls.new()
+        let log = EventLog()
+        let bag = DisposeBag()
+        obj.rx.observe(Bool.self, "visible").subscribe(
+            onNext: { log.append("\($0.map { "\($0)" } ?? "nil")") }, onError: { log.append("error \($0)") }
+        ).disposed(by: bag)
+        try obj.send("makeVisible:", true)
+        try obj.setValue(false, forKey: "visible")
+        #expect(log.all == ["false", "true", "false"])
+    }
 }
