@@ -137,6 +137,11 @@ class InterceptionSink: @unchecked Sendable {
         }
         if status != IC_OK {
             Unmanaged<Registration>.fromOpaque(context).release()
+            if status == IC_ERR_DEALLOCATING, case .dealloc = target {
+                // Requested while the object's dealloc runs: too late for an engine observer,
+                // not for the event. ``DeallocSink/objectWillDie()`` delivers it.
+                return IC_OK
+            }
             return status
         }
         registration = fresh
@@ -278,10 +283,12 @@ final class DeallocSink: InterceptionSink, @unchecked Sendable {
     }
 
     override func objectWillDie() {
-        // `deallocating` with no subscriber had no engine observer when the dealloc began: the
-        // event happened all the same, and late subscribers must see it replayed.
-        if !isAfter && !isRegistered {
+        // A sink without an engine observer now either had no subscriber when the dealloc began
+        // (`deallocating`) or was requested during the dealloc (either one): the event happened
+        // or is about to (the memory goes right after), and late subscribers must see it.
+        if !isRegistered {
             subject.onNext(())
+            if isAfter { subject.onCompleted() }
         }
         super.objectWillDie()
     }
