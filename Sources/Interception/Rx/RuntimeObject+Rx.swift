@@ -46,8 +46,8 @@ extension Reactive where Base: RuntimeObject {
     }
 
     /// `()` once, after the object's memory was freed, then completed (requested while the
-    /// object is deallocating: once its `dealloc` methods ran). Replayed to late subscribers. Needs no method swapping. Emitted on the thread that released the object's
-    /// last reference.
+    /// object is deallocating: once its `dealloc` methods ran). Replayed to late subscribers.
+    /// Needs no method swapping. Emitted on the thread that released the object's last reference.
     public var deallocated: Observable<Void> {
         dealloc(before: false)
     }
