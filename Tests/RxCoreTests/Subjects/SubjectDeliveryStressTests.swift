@@ -25,10 +25,8 @@ extension RxCoreTests {
             // nothing received). Not by time alone: while one thread delivers, the other's sends
             // or subscriptions queue up (see `SubjectCore`), so the counts also bound that queue
             // (200,000 elements: under ThreadSanitizer a million took 64-97 s to drain, 200,000
-            // 15-20 s; a release build without the list's retirement still crashes). The deadline
-            // only matters while nothing was received: 3 s once ran out under ThreadSanitizer with
-            // the whole suite in parallel (a ReplaySubject(3) case, nothing received), so 15 s.
-            let deadline = ContinuousClock.now + .seconds(15)
+            // 15-20 s; a release build without the list's retirement still crashes).
+            let deadline = ContinuousClock.now + .seconds(3)
             let nothingReceivedYet: @Sendable () -> Bool = {
                 tally.received.count == 0 && ContinuousClock.now < deadline
             }
